@@ -1,0 +1,127 @@
+"""The engine contract every game implements, and the one checked step the oracle uses.
+
+A *Game* object is a rule set: one game, configured by its options and data tables.
+A *state* is an immutable attrs instance; the game never mutates it.
+
+    game = make_game("pillars", {})          # reference.registry
+    state = game.new_game(("red", "blue"))
+    while not game.is_over(state):
+        actor = game.to_act(state)           # a player name, or CHANCE
+        event = game.legal_events(state)[0]  # for CHANCE: the outcomes
+        state = step(game, state, event)     # apply + invariants
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+import attrs
+
+from reference.core.catalogue import Catalogue
+from reference.core.datafile import DataSet
+from reference.core.errors import EngineInvariantError, RuleViolation
+
+CHANCE = "chance"
+"""What ``to_act`` returns when the next event is a chance outcome, not a player's choice."""
+
+
+class Event(Protocol):
+    """An action or chance outcome: a frozen attrs class with a ClassVar wire name ``type``."""
+
+    type: ClassVar[str]
+
+
+@attrs.frozen
+class Result:
+    """Final scores (the game's own measure) and the winners after its tie-breaks."""
+
+    scores: dict[str, int]
+    winners: tuple[str, ...]
+
+
+class Game(Protocol):
+    """What the oracle needs from an engine; see docs/engine-contract.md."""
+
+    name: str
+    """Short name used in logs and on the command line, e.g. ``pillars``."""
+    min_players: int
+    max_players: int
+    event_types: tuple[type[Any], ...]
+    """Every event class the game accepts; each has a unique ClassVar ``type``."""
+    state_type: type[Any]
+    catalogue: Catalogue
+    data: DataSet
+    """The data tables in force (edition defaults, overridden by any profile)."""
+    options: Any
+    """The game's own frozen options object."""
+
+    def new_game(self, players: Sequence[str]) -> Any:
+        """The standard setup for these player names, in seat order."""
+
+    def to_act(self, state: Any) -> str:
+        """The name of the player who decides next, or ``CHANCE``."""
+
+    def legal_events(self, state: Any) -> list[Any]:
+        """Every legal event here, in a stable order (for CHANCE: every outcome)."""
+
+    def chance_outcomes(self, state: Any) -> list[tuple[Any, float]]:
+        """For a CHANCE node: each outcome with its probability (they sum to 1)."""
+
+    def apply(self, state: Any, event: Any) -> Any:
+        """The state after ``event``. Raises RuleViolation (with a catalogue id) if illegal."""
+
+    def is_over(self, state: Any) -> bool:
+        """Whether the game has ended."""
+
+    def result(self, state: Any) -> Result:
+        """Scores and winners of a finished game."""
+
+    def invariant_failures(self, state: Any) -> list[str]:
+        """Every broken invariant of ``state`` (empty when sound). Cheap: runs every step."""
+
+
+def step(game: Game, state: Any, event: Any) -> Any:
+    """Apply ``event`` and check every invariant of the result.
+
+    Raises:
+        RuleViolation: the event is illegal here (the user's fault, with a rule id).
+        MalformedEvent: the event is not one this game knows.
+        EngineInvariantError: the engine produced an unsound state (our bug).
+    """
+    new_state = game.apply(state, event)
+    failures = game.invariant_failures(new_state)
+    if failures:
+        raise EngineInvariantError(failures)
+    return new_state
+
+
+def check_actor(game: Game, state: Any, event: Any, rule_id: str) -> None:
+    """Shared turn-order rule: a player event must come from the player to act; a chance
+    outcome only when chance acts. ``rule_id`` is the game's own catalogue id for it."""
+    actor = game.to_act(state)
+    player = getattr(event, "player", None)
+    if actor == CHANCE:
+        if player is not None:
+            raise RuleViolation(rule_id, f"a chance outcome is due, not an action by {player}")
+    elif player is None:
+        raise RuleViolation(rule_id, f"{actor} is to act; a chance outcome is not due")
+    elif player != actor:
+        raise RuleViolation(rule_id, f"{actor} is to act, not {player}")
+
+
+def player_names_ok(players: Sequence[str], low: int, high: int) -> str | None:
+    """Why a list of player names is unusable, or None. Names are unique non-empty words."""
+    if not low <= len(players) <= high:
+        return f"{len(players)} players; this game takes {low} to {high}"
+    if len(set(players)) != len(players):
+        return "player names must be unique"
+    for name in players:
+        if not name or not name.replace("_", "").replace("-", "").isalnum() or name == CHANCE:
+            return f"bad player name {name!r}: use letters, digits, '-' or '_' (not 'chance')"
+    return None
+
+
+def options_dict(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A plain copy of an options mapping (None gives {})."""
+    return dict(options or {})

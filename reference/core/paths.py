@@ -1,0 +1,60 @@
+"""State paths: a dotted address of any value in a state, e.g. ``players.red.gold``.
+
+Each segment is an attribute of an attrs object, a key of a mapping (keys are strings;
+a segment of digits also finds an integer key), or an index of a tuple or list
+(``market.deck.0``). Logs and scenarios use paths to claim or set values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from reference.core.errors import OracleError
+
+
+class UnknownPath(OracleError):
+    """Raised when a path names nothing in the state."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"state path {path!r}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def split(path: str) -> list[str]:
+    """The segments of a path; an empty segment raises UnknownPath."""
+    parts = path.split(".")
+    if not path or any(not p for p in parts):
+        raise UnknownPath(path, "empty segment")
+    return parts
+
+
+def read(state: Any, path: str) -> Any:
+    """The value at ``path`` in ``state``."""
+    node = state
+    for i, seg in enumerate(split(path)):
+        node = _child(node, seg, path, ".".join(split(path)[:i]) or "<state>")
+    return node
+
+
+def _child(node: Any, seg: str, path: str, where: str) -> Any:
+    if attrs.has(type(node)):
+        if seg in attrs.fields_dict(type(node)):
+            return getattr(node, seg)
+        names = ", ".join(attrs.fields_dict(type(node)))
+        raise UnknownPath(path, f"{where} has no field {seg!r} (fields: {names})")
+    if isinstance(node, Mapping):
+        if seg in node:
+            return node[seg]
+        if seg.lstrip("-").isdigit() and int(seg) in node:
+            return node[int(seg)]
+        keys = ", ".join(str(k) for k in node)
+        raise UnknownPath(path, f"{where} has no key {seg!r} (keys: {keys})")
+    if isinstance(node, (tuple, list)):
+        if seg.isdigit() and int(seg) < len(node):
+            return node[int(seg)]
+        raise UnknownPath(path, f"{where} has {len(node)} items; no index {seg!r}")
+    raise UnknownPath(path, f"{where} is a {type(node).__name__}, with no parts")
