@@ -72,7 +72,9 @@ def load_data_dir(folder: Path) -> DataSet:
         try:
             raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
-            raise BadOptions(f"{path}: cannot read data file: {' '.join(str(exc).split())}")
+            raise BadOptions(
+                f"{path}: cannot read data file: {' '.join(str(exc).split())}"
+            ) from exc
         if not isinstance(raw, dict):
             raise BadOptions(f"{path}: a data file is a mapping of entries")
         for key, item in raw.items():

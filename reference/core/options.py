@@ -35,9 +35,7 @@ def read_options(options: Mapping[str, Any], cls: type[T]) -> tuple[T, dict[str,
     return parsed, profile
 
 
-def load_rules_and_data(
-    package_dir: Path, profile: Mapping[str, Any]
-) -> tuple[Catalogue, DataSet]:
+def load_rules_and_data(package_dir: Path, profile: Mapping[str, Any]) -> tuple[Catalogue, DataSet]:
     """The catalogue and data tables in ``package_dir/data``, with the profile applied."""
     catalogue = load_catalogue(package_dir / "data" / "rules.yaml")
     data = load_data_dir(package_dir / "data")

@@ -1,0 +1,289 @@
+"""The ``rules-oracle`` command: play, validate, scenarios, explain, coverage.
+
+Exit codes: 0 all good; 1 a log or scenario failed; 2 usage error (bad option, missing
+file); 3 internal error in rules-oracle (our bug, never the user's).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
+from oracle.games import GameCache
+from oracle.play import PLAYER_NAMES, play_lines
+from oracle.replay import validate_log
+from oracle.report import scenario_json, scenario_text, verdict_json, verdict_text
+from oracle.rulebook import core_catalogue
+from oracle.scenarios import run_all
+from reference.core.catalogue import Catalogue, Rule
+from reference.core.datafile import load_profile_file
+from reference.core.errors import BadOptions
+from reference.core.game import Game, player_names_ok
+from reference.registry import game_names, make_game
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Rules-compliance oracle for Pillars of the Earth, Milestones, Palmyra, Municipium.",
+)
+
+
+class Format(StrEnum):
+    """Report formats."""
+
+    text = "text"
+    json = "json"
+
+
+def _usage(message: str) -> NoReturn:
+    typer.echo(f"rules-oracle: error: {message}", err=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _profile(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        return load_profile_file(path)
+    except BadOptions as exc:
+        _usage(exc.message)
+
+
+def _default_scenarios_dir() -> Path:
+    here = Path.cwd() / "scenarios"
+    return here if here.is_dir() else Path(__file__).resolve().parent.parent / "scenarios"
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option(help="Game name: " + ", ".join(game_names()))],
+    players: Annotated[int, typer.Option(help="Number of players.")],
+    seed: Annotated[int, typer.Option(help="Seed of the random choices.")] = 0,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
+    options: Annotated[str, typer.Option(help="Game options as a JSON object.")] = "{}",
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+) -> None:
+    """Write a seeded random legal game as a complete v1 log, with state claims."""
+    try:
+        opts = json.loads(options)
+    except json.JSONDecodeError as exc:
+        _usage(f"--options is not JSON: {exc.msg}")
+    if not isinstance(opts, dict):
+        _usage("--options must be a JSON object")
+    extra = _profile(profile)
+    if extra:
+        opts["profile"] = {**opts.get("profile", {}), **extra}
+    names = PLAYER_NAMES[:players]
+    try:
+        rules = make_game(game, opts)
+    except BadOptions as exc:
+        _usage(exc.message)
+    problem = player_names_ok(names, rules.min_players, rules.max_players)
+    if problem or players > len(PLAYER_NAMES):
+        _usage(problem or f"at most {len(PLAYER_NAMES)} players")
+    lines = list(play_lines(rules, names, seed, opts))
+    text = "\n".join(lines) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _usage(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def _log_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+        elif path.exists():
+            files.append(path)
+        else:
+            _usage(f"no such file or folder: {path}")
+    return files
+
+
+@app.command()
+def validate(
+    logs: Annotated[list[Path], typer.Argument(help="Log files or folders (*.jsonl).")],
+    fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
+    at: Annotated[
+        int | None, typer.Option(help="Also print the reference state after N events.")
+    ] = None,
+    strict: Annotated[bool, typer.Option(help="An incomplete log fails too.")] = False,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+) -> None:
+    """Replay logs through the reference engine; one verdict per log."""
+    if at is not None and at < 0:
+        _usage("--at counts events from 0 (the setup)")
+    games = GameCache(_profile(profile))
+    failed = internal = False
+    verdicts = []
+    for path in _log_files(logs):
+        verdict = validate_log(path, games, at)
+        failed |= verdict.fails(strict)
+        internal |= verdict.kind == "internal_error"
+        if fmt is Format.json:
+            verdicts.append(verdict_json(verdict))
+        else:
+            typer.echo(verdict_text(verdict))
+            if at is not None and verdict.state_at is not None:
+                typer.echo(json.dumps(verdict.state_at, indent=1))
+            elif at is not None and verdict.kind != "malformed":
+                typer.echo(f"  (the log has fewer than {at} events that replayed)")
+    if fmt is Format.json:
+        typer.echo(json.dumps(verdicts, indent=1))
+    raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
+
+
+@app.command()
+def scenarios(
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Scenario files or folders (default: all).")
+    ] = None,
+    game: Annotated[str | None, typer.Option(help="Only this game's scenarios.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+) -> None:
+    """Run scenario files: pass or fail each, with the reason."""
+    if game is not None and game not in game_names():
+        _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
+    targets = paths or [_default_scenarios_dir()]
+    for path in targets:
+        if not path.exists():
+            _usage(f"no such file or folder: {path}")
+    results = run_all(targets, GameCache(_profile(profile)), game)
+    if fmt is Format.json:
+        typer.echo(json.dumps([scenario_json(r) for r in results], indent=1))
+    else:
+        for r in results:
+            typer.echo(scenario_text(r))
+        passed = sum(r.status == "pass" for r in results)
+        typer.echo(f"{passed} passed, {len(results) - passed} failed")
+    if any(r.status == "internal_error" for r in results):
+        raise typer.Exit(EXIT_INTERNAL)
+    if not results:
+        _usage("no scenario files found")
+    raise typer.Exit(EXIT_OK if all(r.status == "pass" for r in results) else EXIT_FAILED)
+
+
+def _catalogues(game_filter: str | None = None) -> list[tuple[Catalogue, Game | None]]:
+    names = [game_filter] if game_filter else list(game_names())
+    found: list[tuple[Catalogue, Game | None]] = []
+    for name in names:
+        try:
+            rules = make_game(name, {})
+        except BadOptions as exc:
+            _usage(exc.message)
+        found.append((rules.catalogue, rules))
+    if game_filter is None:
+        found.append((core_catalogue(), None))
+    return found
+
+
+def _citing(scenarios_dir: Path) -> dict[str, list[str]]:
+    """Rule id -> ids of the scenarios that cite it (unreadable files are skipped)."""
+    cites: dict[str, list[str]] = {}
+    if not scenarios_dir.exists():
+        return cites
+    for path in scenario_files([scenarios_dir]):
+        try:
+            sc = load_scenario(path).scenario
+        except BadScenario:
+            continue
+        for rule_id in sc.rules:
+            cites.setdefault(rule_id, []).append(sc.id)
+    return cites
+
+
+@app.command()
+def explain(
+    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04.")],
+    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+) -> None:
+    """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
+    for catalogue, rules in _catalogues():
+        rule = catalogue.get(rule_id)
+        if rule is not None:
+            typer.echo(_explain_text(rule, rules, catalogue.game))
+            cited = _citing(scenarios_dir or _default_scenarios_dir()).get(rule_id, [])
+            typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
+            raise typer.Exit(EXIT_OK)
+    _usage(f"no rule {rule_id!r} in any catalogue")
+
+
+def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
+    out = [f"{rule.id} ({game}): {rule.title}", f"status: {rule.status}", rule.statement]
+    out.append("sources:")
+    out += [f"  - {s.ref}" + (f": {s.note}" if s.note else "") for s in rule.sources]
+    if rule.data and rules is not None:
+        out.append("data:")
+        for key in rule.data:
+            entry = rules.data.entries.get(key)
+            if entry is None:
+                out.append(f"  - {key}: (missing from the data files)")
+            else:
+                out.append(
+                    f"  - {key} = {json.dumps(entry.value)} [{entry.status}: {entry.source}]"
+                )
+    if rule.status == "placeholder":
+        out.append("NOTE: this rule is a placeholder: nobody has confirmed it.")
+    if rule.dispute is not None:
+        out.append("dispute:")
+        out += [f"  - {c.source}: {c.claim}" for c in rule.dispute.claims]
+        out.append(f"resolution: {rule.dispute.resolution}")
+        if rule.dispute.option:
+            out.append(f"option: {rule.dispute.option}")
+    return "\n".join(out)
+
+
+@app.command()
+def coverage(
+    game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
+) -> None:
+    """Which scenarios cite each rule, and the rules none cites."""
+    if game is not None and game not in game_names():
+        _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
+    cites = _citing(scenarios_dir or _default_scenarios_dir())
+    report: dict[str, Any] = {}
+    for catalogue, _ in _catalogues(game):
+        rows = {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}
+        report[catalogue.game] = rows
+    if fmt is Format.json:
+        typer.echo(json.dumps(report, indent=1))
+        raise typer.Exit(EXIT_OK)
+    for name, rows in report.items():
+        covered = sum(bool(s) for s in rows.values())
+        typer.echo(f"{name}: {covered} of {len(rows)} rules cited by a scenario")
+        for rule_id, ids in rows.items():
+            typer.echo(f"  {rule_id}: {', '.join(ids) if ids else '-- none'}")
+        uncovered = [r for r, s in rows.items() if not s]
+        if uncovered:
+            typer.echo(f"  uncovered: {', '.join(uncovered)}")
+
+
+def main() -> None:
+    """Entry point: run the app; an unexpected exception is our bug (exit 3), in one line."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - the last guard: report as ours, never the user's
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        typer.echo(
+            f"rules-oracle: internal error, please report: {type(exc).__name__}: {exc} "
+            f"({Path(where.filename).name}:{where.lineno})",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)

@@ -1,0 +1,132 @@
+"""The one configured cattrs converter, and the event and state conversions built on it.
+
+Primitives are strict: a JSON string is never taken for an int, nor an int for a bool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import attrs
+import cattrs
+
+from reference.core import paths
+from reference.core.errors import MalformedEvent
+from reference.core.game import Game
+
+
+def _strict(kind: type[Any]) -> Any:
+    def structure(value: Any, _: Any) -> Any:
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        return value
+
+    return structure
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    for kind in (int, str, bool):
+        conv.register_structure_hook(kind, _strict(kind))
+    conv.register_structure_hook(float, _strict_float)
+    return conv
+
+
+def _strict_float(value: Any, _: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected a number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
+CONVERTER = _make_converter()
+
+
+def describe(exc: BaseException) -> str:
+    """One line saying what did not structure, with the field path."""
+    if isinstance(exc, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(exc))
+    return " ".join(str(exc).split())
+
+
+@cache
+def _event_index(event_types: tuple[type[Any], ...]) -> dict[str, type[Any]]:
+    return {cls.type: cls for cls in event_types}
+
+
+def structure_event(game: Game, raw: Mapping[str, Any]) -> Any:
+    """The game's event object for a log record (without its ``state`` claims)."""
+    kind = raw.get("type")
+    index = _event_index(game.event_types)
+    if not isinstance(kind, str):
+        raise MalformedEvent("an event needs a string field 'type'", "type")
+    cls = index.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(index))
+        raise MalformedEvent(f"unknown event type {kind!r} for {game.name} (known: {known})")
+    fields = {k: v for k, v in raw.items() if k not in ("type", "state")}
+    try:
+        return CONVERTER.structure(fields, cls)
+    except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
+        raise MalformedEvent(f"bad {kind!r} event: {describe(exc)}") from exc
+
+
+def unstructure_event(event: Any) -> dict[str, Any]:
+    """A log record for an event: ``type`` first, then its fields."""
+    body: dict[str, Any] = CONVERTER.unstructure(event)
+    return {"type": type(event).type, **body}
+
+
+def to_json(value: Any) -> Any:
+    """Any state value as JSON data (tuples become lists)."""
+    return CONVERTER.unstructure(value)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality of JSON data that keeps bool apart from int (``true`` is not ``1``)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and bool(a == b)
+
+
+def assign(game: Game, state: Any, values: Mapping[str, Any]) -> Any:
+    """A copy of ``state`` with the given values set by path (structured and validated).
+
+    Raises UnknownPath for a path that names nothing, MalformedEvent for a value of the
+    wrong type.
+    """
+    for path in values:
+        paths.read(state, path)  # the path must exist in the state
+    tree = CONVERTER.unstructure(state)
+    for path, value in values.items():
+        node = tree
+        parts = paths.split(path)
+        for seg in parts[:-1]:
+            node = node[int(seg)] if isinstance(node, list) else node[_key(node, seg)]
+        last = parts[-1]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[_key(node, last)] = value
+    try:
+        return CONVERTER.structure(tree, game.state_type)
+    except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
+        raise MalformedEvent(f"given state does not fit: {describe(exc)}") from exc
+
+
+def _key(node: dict[Any, Any], seg: str) -> Any:
+    if seg in node:
+        return seg
+    return int(seg)
+
+
+def state_fields(state: Any) -> list[str]:
+    """The names of a state's attrs fields (used to list scalar paths)."""
+    return [f.name for f in attrs.fields(type(state))]

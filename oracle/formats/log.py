@@ -1,0 +1,139 @@
+"""Move log format v1: JSON Lines, read as a stream (a large file never sits in memory).
+
+Line 1 is the header, then one event per line, then an optional result line.
+See docs/formats.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+FORMAT_NAME = "rules-oracle-log"
+FORMAT_VERSION = 1
+MAX_LINE_BYTES = 1_000_000
+"""A longer line is refused as malformed rather than read into memory whole."""
+
+
+class Malformed(Exception):
+    """A line of a log (or the file itself) cannot be read; line 0 is the file as a whole."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@attrs.frozen
+class Header:
+    """The first line of a log."""
+
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+
+
+@attrs.frozen
+class EventRecord:
+    """An event line: the raw event and the state values claimed after it."""
+
+    line: int
+    raw: dict[str, Any]
+    claims: dict[str, Any]
+
+
+@attrs.frozen
+class ResultRecord:
+    """The optional last line: the result the writing implementation claims."""
+
+    line: int
+    scores: dict[str, Any] | None
+    winners: list[Any] | None
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line of ``path`` as a JSON object, with its line number; raises Malformed."""
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise Malformed(0, f"cannot open: {exc.strerror or exc}") from exc
+    with handle:
+        number = 0
+        while True:
+            chunk = handle.readline(MAX_LINE_BYTES + 1)
+            if not chunk:
+                return
+            number += 1
+            if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
+                raise Malformed(number, f"line longer than {MAX_LINE_BYTES} bytes")
+            try:
+                text = chunk.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise Malformed(number, f"not UTF-8 text (byte {exc.start})") from exc
+            if not text.strip():
+                raise Malformed(number, "blank line")
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise Malformed(number, f"not JSON: {exc.msg} at column {exc.colno}") from exc
+            if not isinstance(record, dict):
+                raise Malformed(number, "each line must be a JSON object")
+            yield number, record
+
+
+def parse_header(line: int, record: dict[str, Any]) -> Header:
+    """The header, checked field by field."""
+    if record.get("format") != FORMAT_NAME:
+        raise Malformed(line, f"the first line must be a header with format {FORMAT_NAME!r}")
+    if record.get("version") != FORMAT_VERSION:
+        raise Malformed(line, f"unsupported log version {record.get('version')!r} (known: 1)")
+    extra = set(record) - {"format", "version", "game", "players", "options"}
+    if extra:
+        raise Malformed(line, f"unknown header fields: {', '.join(sorted(extra))}")
+    game = record.get("game")
+    players = record.get("players")
+    options = record.get("options", {})
+    if not isinstance(game, str):
+        raise Malformed(line, "header field 'game' must be a string")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise Malformed(line, "header field 'players' must be a list of names")
+    if not isinstance(options, dict):
+        raise Malformed(line, "header field 'options' must be an object")
+    return Header(game, tuple(players), options)
+
+
+def parse_record(line: int, record: dict[str, Any]) -> EventRecord | ResultRecord:
+    """An event line or the result line."""
+    if "result" in record:
+        if set(record) != {"result"}:
+            raise Malformed(line, "a result line holds only 'result'")
+        result = record["result"]
+        if not isinstance(result, dict) or set(result) - {"scores", "winners"}:
+            raise Malformed(line, "'result' must be an object with 'scores' and/or 'winners'")
+        scores, winners = result.get("scores"), result.get("winners")
+        if scores is not None and not isinstance(scores, dict):
+            raise Malformed(line, "'result.scores' must be an object")
+        if winners is not None and not isinstance(winners, list):
+            raise Malformed(line, "'result.winners' must be a list")
+        return ResultRecord(line, scores, winners)
+    claims = record.get("state", {})
+    if not isinstance(claims, dict):
+        raise Malformed(line, "'state' must be an object of path: value")
+    return EventRecord(line, record, claims)
+
+
+def header_line(game: str, players: tuple[str, ...], options: dict[str, Any]) -> str:
+    """The JSON text of a header."""
+    return json.dumps(
+        {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "game": game,
+            "players": list(players),
+            "options": options,
+        }
+    )

@@ -1,0 +1,78 @@
+"""Seeded random legal games, written as complete v1 logs (``rules-oracle play``).
+
+The randomness lives here, in the oracle, never in an engine: chance nodes are resolved
+by the engine's listed probabilities, players choose uniformly among legal events.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from oracle.formats.converter import to_json, unstructure_event
+from oracle.formats.log import header_line
+from reference.core.errors import EngineInvariantError
+from reference.core.game import CHANCE, Game, step
+
+PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "green", "yellow", "white")
+MAX_EVENTS = 200_000
+"""A game that has not ended after this many events is an engine bug."""
+
+
+def choose(game: Game, state: Any, rng: random.Random) -> Any:
+    """The next event: a chance outcome by its probability, or a uniform legal choice."""
+    if game.to_act(state) == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        events = [event for event, _ in outcomes]
+        weights = [weight for _, weight in outcomes]
+        return rng.choices(events, weights=weights)[0]
+    legal = game.legal_events(state)
+    if not legal:
+        raise EngineInvariantError([f"{game.to_act(state)} is to act but has no legal event"])
+    return legal[rng.randrange(len(legal))]
+
+
+def claims(state: Any, event: Any) -> dict[str, Any]:
+    """What a log written by us claims after an event: the acting player's plain values
+    (numbers, text, flags); after a chance outcome, the state's own plain values."""
+    player = getattr(event, "player", None)
+    if player is not None:
+        node = state.players[player]
+        prefix = f"players.{player}."
+    else:
+        node, prefix = state, ""
+    out: dict[str, Any] = {}
+    for name, value in vars_of(node).items():
+        if isinstance(value, (bool, int, str)):
+            out[prefix + name] = to_json(value)
+    return out
+
+
+def vars_of(node: Any) -> dict[str, Any]:
+    """An attrs object's fields by name."""
+    return {a.name: getattr(node, a.name) for a in attrs.fields(type(node))}
+
+
+def play_lines(
+    game: Game, players: tuple[str, ...], seed: int, options: dict[str, Any]
+) -> Iterator[str]:
+    """The lines of a complete log of one seeded random game."""
+    rng = random.Random(seed)
+    state = game.new_game(players)
+    yield header_line(game.name, players, options)
+    count = 0
+    while not game.is_over(state):
+        event = choose(game, state, rng)
+        state = step(game, state, event)
+        count += 1
+        if count > MAX_EVENTS:
+            raise EngineInvariantError([f"no end after {MAX_EVENTS} events"])
+        record = unstructure_event(event)
+        record["state"] = claims(state, event)
+        yield json.dumps(record)
+    result = game.result(state)
+    yield json.dumps({"result": {"scores": result.scores, "winners": list(result.winners)}})

@@ -1,0 +1,39 @@
+"""Looking rules up across every catalogue: the games' and the oracle's own (CORE-*)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from reference.core.catalogue import Catalogue, Rule, load_catalogue
+from reference.core.game import Game
+
+_CORE_RULES = Path(__file__).resolve().parent.parent / "reference" / "core" / "data" / "rules.yaml"
+
+
+@cache
+def core_catalogue() -> Catalogue:
+    """The rules every game shares (CORE-*)."""
+    return load_catalogue(_CORE_RULES)
+
+
+def find_rule(game: Game, rule_id: str) -> Rule | None:
+    """The rule with this id in the game's catalogue or the core one."""
+    return game.catalogue.get(rule_id) or core_catalogue().get(rule_id)
+
+
+def citation(rule: Rule | None) -> str:
+    """The rule's sources on one line."""
+    if rule is None:
+        return ""
+    return "; ".join(f"{s.ref} ({s.note})" if s.note else s.ref for s in rule.sources)
+
+
+def placeholder_basis(game: Game, rule: Rule | None) -> tuple[str, ...]:
+    """What unconfirmed values a verdict under ``rule`` rests on (empty when none)."""
+    if rule is None:
+        return ()
+    basis = [f"rule {rule.id} is a placeholder"] if rule.status == "placeholder" else []
+    in_force = set(game.data.placeholders())
+    basis += [f"data {key} is a placeholder" for key in rule.data if key in in_force]
+    return tuple(basis)
