@@ -118,6 +118,8 @@ def load_scenario(path: Path) -> LoadedScenario:
         raise BadScenario(_line(node, "expect"), "expect.illegal cannot be combined with checks")
     if expect.illegal is not None and not 0 <= expect.illegal.step < len(scenario.steps):
         raise BadScenario(_line(node, "expect"), "expect.illegal.step names no step")
+    if expect.illegal is not None and expect.illegal.rule not in scenario.rules:
+        raise BadScenario(_line(node, "rules"), "rules must cite the rule expect.illegal names")
     return LoadedScenario(
         path, scenario, _item_lines(node, "given", "events"), _item_lines(node, "steps")
     )

@@ -33,8 +33,12 @@ def run_json(*args: str) -> tuple[int, list[dict[str, object]]]:
 @pytest.mark.parametrize("seed", range(20))
 def test_play_then_validate_is_valid(tmp_path: Path, seed: int) -> None:
     out = tmp_path / "g.jsonl"
-    assert runner.invoke(app, ["play", "--game", "toy", "--players", "3", "--seed", str(seed),
-                               "-o", str(out)]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["play", "--game", "toy", "--players", "3", "--seed", str(seed), "-o", str(out)]
+        ).exit_code
+        == 0
+    )
     code, verdicts = run_json(str(out))
     assert code == 0
     assert verdicts[0]["kind"] == "valid"
@@ -65,7 +69,11 @@ def test_illegal_move_names_rule_and_source(tmp_path: Path) -> None:
     code, (v,) = run_json(str(write(tmp_path, lines)))
     assert code == 1
     assert (v["kind"], v["event_index"], v["rule_id"], v["player"]) == (
-        "illegal", 1, "TOY-MOVE-01", "red")
+        "illegal",
+        1,
+        "TOY-MOVE-01",
+        "red",
+    )
     assert "made up for tests" in v["citation"]
     assert v["placeholders"] == []  # TOY-MOVE-01 rests on no placeholder
 
@@ -136,18 +144,30 @@ def test_malformed_lines_give_line_and_reason(
     [
         ('{"format": "other", "version": 1}', "header"),
         ('{"format": "rules-oracle-log", "version": 9, "game": "toy", "players": []}', "version"),
-        ('{"format": "rules-oracle-log", "version": 1, "game": "chess", "players": ["a", "b"]}',
-         "unknown game"),
-        ('{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a"]}',
-         "2 to 4"),
-        ('{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "a"]}',
-         "unique"),
-        ('{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "b"], '
-         '"options": {"goal": "x"}}', "goal"),
-        ('{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "b"], '
-         '"options": {"speed": 2}}', "speed"),
-        ('{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "b"], '
-         '"options": {"profile": {"dice.colour": 2}}}', "unknown data key"),
+        (
+            '{"format": "rules-oracle-log", "version": 1, "game": "chess", "players": ["a", "b"]}',
+            "unknown game",
+        ),
+        ('{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a"]}', "2 to 4"),
+        (
+            '{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "a"]}',
+            "unique",
+        ),
+        (
+            '{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "b"], '
+            '"options": {"goal": "x"}}',
+            "goal",
+        ),
+        (
+            '{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "b"], '
+            '"options": {"speed": 2}}',
+            "speed",
+        ),
+        (
+            '{"format": "rules-oracle-log", "version": 1, "game": "toy", "players": ["a", "b"], '
+            '"options": {"profile": {"dice.colour": 2}}}',
+            "unknown data key",
+        ),
     ],
 )
 def test_bad_headers_are_malformed_line_1(tmp_path: Path, header: str, reason: str) -> None:
@@ -230,8 +250,9 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(app, ["play", "--game", "nope", "--players", "2"]).exit_code == 2
 
 
-def test_internal_error_is_ours_not_the_users(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                               ) -> None:
+def test_internal_error_is_ours_not_the_users(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import toygame
 
     def broken(self: object, state: object) -> list[str]:

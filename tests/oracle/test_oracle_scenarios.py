@@ -1,0 +1,117 @@
+"""The scenario runner: pass, fail and broken files, on the toy dice race."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from oracle.cli import app
+from oracle.games import GameCache
+from oracle.scenarios import run_all, run_scenario
+
+HERE = Path(__file__).parent / "toy_scenarios"
+runner = CliRunner()
+
+
+def test_good_toy_scenarios_pass() -> None:
+    results = run_all([HERE], GameCache(), None)
+    assert [(r.id, r.status, r.reason) for r in results] == [
+        ("TOY-MOVE-01-advance-by-roll", "pass", ""),
+        ("TOY-END-given-position", "pass", ""),
+        ("TOY-MOVE-01-wrong-steps", "pass", ""),
+    ]
+    result = runner.invoke(app, ["scenarios", str(HERE)])
+    assert result.exit_code == 0
+    assert "3 passed, 0 failed" in result.stdout
+
+
+def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (HERE / name).read_text()
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "status", "reason", "line"),
+    [
+        (
+            "advance.yaml",
+            "players.red.position: 2",
+            "players.red.position: 3",
+            "fail",
+            "players.red.position: expected 3, reference has 2",
+            None,
+        ),
+        ("advance.yaml", "to_act: chance", "to_act: blue", "fail", "to_act: expected blue", None),
+        ("advance.yaml", "steps: 2}", "steps: 1}", "fail", "step 1 broke TOY-MOVE-01", 9),
+        ("illegal.yaml", "steps: 3}", "steps: 2}", "fail", "step 1 was legal", 9),
+        ("illegal.yaml", "rule: TOY-MOVE-01}", "rule: TOY-ROLL-01}", "error", "must cite", 3),
+        ("illegal.yaml", "[TOY-MOVE-01]", "[TOY-MOVE-01, TOY-ROLL-01]", "pass", "", None),
+        (
+            "advance.yaml",
+            "rules: [TOY-MOVE-01]",
+            "rules: [TOY-FLY-01]",
+            "error",
+            "TOY-FLY-01, which is in no toy catalogue",
+            None,
+        ),
+        ("illegal.yaml", "{step: 1,", "{step: 7,", "error", "names no step", 11),
+        ("advance.yaml", "type: advance,", "type: hop,", "error", "unknown event type 'hop'", 9),
+        ("advance.yaml", "players: [red, blue]", "players: [red]", "error", "2 to 4", None),
+        ("advance.yaml", "game: toy", "game: chess", "error", "unknown game", None),
+        (
+            "given.yaml",
+            "players.blue.coins: 5",
+            "players.blue.coins: -5",
+            "error",
+            "given state unsound",
+            None,
+        ),
+        ("given.yaml", "players.blue.coins: 5", "players.blue.gems: 5", "error", "gems", None),
+        (
+            "given.yaml",
+            "players.blue.coins: 5",
+            "players.blue.coins: lots",
+            "error",
+            "expected int",
+            None,
+        ),
+        ("given.yaml", "winners: [blue]", "winners: [red]", "fail", "result.winners", None),
+        ("advance.yaml", "source:", "sauce:", "error", "sauce", None),
+        ("advance.yaml", "steps:\n", "steps: [\n", "error", "not valid YAML", None),
+    ],
+)
+def test_broken_scenarios_say_why(
+    tmp_path: Path, name: str, old: str, new: str, status: str, reason: str, line: int | None
+) -> None:
+    result = run_scenario(variant(tmp_path, name, old, new), GameCache())
+    assert result.status == status
+    assert reason in result.reason
+    if line is not None:
+        assert result.line == line
+    cli = runner.invoke(app, ["scenarios", str(tmp_path)])
+    assert cli.exit_code == (0 if status == "pass" else 1)
+    assert "Traceback" not in cli.stdout
+
+
+def test_duplicate_ids_are_errors(tmp_path: Path) -> None:
+    for i in range(2):
+        (tmp_path / f"s{i}.yaml").write_text((HERE / "advance.yaml").read_text())
+    results = run_all([tmp_path], GameCache(), None)
+    assert [r.status for r in results] == ["pass", "error"]
+    assert "also used by" in results[1].reason
+
+
+def test_placeholder_basis_is_reported(tmp_path: Path) -> None:
+    path = variant(tmp_path, "illegal.yaml", "rules: [TOY-MOVE-01]", "rules: [TOY-ROLL-01]")
+    result = run_scenario(path, GameCache())
+    assert result.status == "error"  # expects TOY-MOVE-01 at step 1 but does not cite it
+    assert "must cite" in result.reason
+    path = variant(tmp_path, "advance.yaml", "rules: [TOY-MOVE-01]", "rules: [TOY-ROLL-01]")
+    result = run_scenario(path, GameCache())
+    assert result.status == "pass"
+    assert any("dice.faces" in p for p in result.placeholders)
