@@ -1,0 +1,69 @@
+"""Conservation and soundness checks run after every event (cheap: no copies)."""
+
+from __future__ import annotations
+
+from reference.municipium.state import State
+from reference.municipium.tables import KINDS, Tables
+
+
+def invariant_failures(t: Tables, state: State) -> list[str]:
+    """Every broken invariant: pieces conserved, sets exchanged, turn fields sane."""
+    bad: list[str] = []
+    names = tuple(state.players)
+    if state.current not in state.players:
+        bad.append(f"current player {state.current!r} is not in the game")
+    if sorted(state.temple_order) != sorted(names):
+        bad.append(f"temple order {state.temple_order} is not the families {names}")
+    family_ids = sorted(t.family_cards)
+    citizens = dict(state.bag)
+    favours = state.favour_supply
+    wreaths = state.wreath_supply
+    for name, p in state.players.items():
+        on_board = sum(p.members.values()) + sum(p.wreathed.values())
+        if on_board + p.unplaced != t.members:
+            bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
+        for kind in KINDS:
+            citizens[kind] += p.citizens[kind]
+        favours += p.favours
+        wreaths += sum(p.wreathed.values())
+        # MUN-DECURION-01: a complete set never stays in front of a family.
+        held = sum(1 for kind in KINDS if p.citizens[kind] > 0)
+        if held + p.favours >= len(KINDS):
+            bad.append(f"{name} holds a complete set that was not exchanged")
+        if sorted(p.family_cards + p.spent_cards) != family_ids:
+            bad.append(
+                f"{name}'s family cards {p.family_cards + p.spent_cards} are not {family_ids}"
+            )
+    fields = len(names) >= t.field_min_players
+    for name, place in state.institutions.items():
+        citizens[t.home[name]] += place.citizens
+        if place.citizens > 2:
+            bad.append(f"the {name} holds {place.citizens} citizens; 3 trigger a citizen event")
+        if place.favour:
+            favours += 1
+        if place.citizen_field is not None:
+            citizens[place.citizen_field] += 1
+            if not fields:
+                bad.append(f"the {name} has a citizen field in a {len(names)}-player game")
+        if name not in t.meeting_rooms and (place.favour or place.citizen_field is not None):
+            bad.append(f"the {name} has no meeting room but holds a favour or field citizen")
+    if state.drawn is not None:
+        citizens[state.drawn] += 1
+    for kind in KINDS:
+        if citizens[kind] != t.citizens_per_kind:
+            bad.append(f"{citizens[kind]} {kind} citizens in the game, not {t.citizens_per_kind}")
+    if favours != t.favours:
+        bad.append(f"{favours} favours in the game, not {t.favours}")
+    if wreaths != t.wreaths:
+        bad.append(f"{wreaths} wreaths in the game, not {t.wreaths}")
+    if sorted(state.common_deck + state.common_discard) != sorted(t.common_cards):
+        bad.append("the common deck and discard pile do not hold the common cards once each")
+    if state.prefect not in t.meeting_rooms:
+        bad.append(f"the prefect stands in the {state.prefect}, which has no prefect field")
+    if state.phase == "place" and state.drawn is None:
+        bad.append("a citizen is to be placed but none was drawn")
+    if state.phase != "place" and state.drawn is not None:
+        bad.append("a drawn citizen was left unplaced")
+    if state.phase == "power" and (state.power is None or state.power_user not in state.players):
+        bad.append("a power is being used without an institution or user")
+    return bad

@@ -1,0 +1,287 @@
+"""Influence, the decurion exchange and the chained events: prefect, citizen, temple order.
+
+These run inside other rules (a card, a power, a draw) and never fail on their own: each
+is the rulebook's consequence of a legal event, applied at once.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.municipium.state import Institution, PlayerState, State
+from reference.municipium.tables import KINDS, Tables
+
+# --- small state edits --------------------------------------------------------------------
+
+
+def with_player(state: State, name: str, player: PlayerState) -> State:
+    """The state with one family replaced."""
+    players = dict(state.players)
+    players[name] = player
+    return attrs.evolve(state, players=players)
+
+
+def with_institution(state: State, name: str, institution: Institution) -> State:
+    """The state with one institution replaced."""
+    places = dict(state.institutions)
+    places[name] = institution
+    return attrs.evolve(state, institutions=places)
+
+
+def add(counts: dict[str, int], key: str, amount: int) -> dict[str, int]:
+    """A copy of ``counts`` with ``amount`` added at ``key``."""
+    new = dict(counts)
+    new[key] = new[key] + amount
+    return new
+
+
+def bag_size(state: State) -> int:
+    """Citizens left in the bag."""
+    return sum(state.bag.values())
+
+
+def member_tag(institution: str, wreathed: bool) -> str:
+    """How a moved member is remembered for the rest of the turn."""
+    return institution + "+wreath" if wreathed else institution
+
+
+# --- influence ----------------------------------------------------------------------------
+
+
+def influence(player: PlayerState, institution: str) -> int:
+    """MUN-INFLUENCE-01: one per member there, two for a member wearing a wreath."""
+    return player.members[institution] + 2 * player.wreathed[institution]
+
+
+def ranking(state: State, institution: str) -> list[str]:
+    """Families present in ``institution``, most influence first.
+
+    MUN-INFLUENCE-02: a tie goes to the family higher in the temple order; a family with
+    no influence there is not present and is never first or second.
+    """
+    seat = {name: i for i, name in enumerate(state.temple_order)}
+    present = [
+        (-influence(p, institution), seat[name], name)
+        for name, p in state.players.items()
+        if influence(p, institution) > 0
+    ]
+    return [name for _, _, name in sorted(present)]
+
+
+# --- decurions ----------------------------------------------------------------------------
+
+
+def exchange_sets(state: State, name: str) -> State:
+    """MUN-DECURION-01/02: trade every complete set for a decurion at once.
+
+    A set is one citizen of each kind; favours stand in for missing kinds. Real citizens
+    are spent first and favours only for the kinds missing (our ruling); spent citizens go
+    back to the bag and spent favours to the favour supply (our ruling).
+    """
+    player = state.players[name]
+    citizens = dict(player.citizens)
+    favours = player.favours
+    missing = [k for k in KINDS if citizens[k] == 0]
+    if len(missing) > favours:
+        return state
+    bag = dict(state.bag)
+    supply = state.favour_supply
+    decurions = player.decurions
+    while len(missing) <= favours:
+        for kind in KINDS:
+            if citizens[kind] > 0:
+                citizens[kind] -= 1
+                bag[kind] += 1
+        favours -= len(missing)
+        supply += len(missing)
+        decurions += 1
+        missing = [k for k in KINDS if citizens[k] == 0]
+    player = attrs.evolve(player, citizens=citizens, favours=favours, decurions=decurions)
+    state = attrs.evolve(state, bag=bag, favour_supply=supply)
+    return with_player(state, name, player)
+
+
+def gain_citizens(state: State, name: str, kind: str, count: int = 1) -> State:
+    """``name`` takes ``count`` citizens of ``kind`` (from wherever the caller took them)."""
+    player = state.players[name]
+    player = attrs.evolve(player, citizens=add(player.citizens, kind, count))
+    return exchange_sets(with_player(state, name, player), name)
+
+
+def gain_favour(state: State, name: str) -> State:
+    """``name`` takes one prefect favour (from wherever the caller took it)."""
+    player = state.players[name]
+    player = attrs.evolve(player, favours=player.favours + 1)
+    return exchange_sets(with_player(state, name, player), name)
+
+
+# --- citizen event ------------------------------------------------------------------------
+
+
+def add_citizen(state: State, t: Tables, institution: str) -> tuple[State, bool]:
+    """Put one citizen in ``institution``'s common area; return whether a citizen event ran.
+
+    MUN-CITIZEN-01: at three citizens the family with most influence takes two and the
+    second the third. MUN-CITIZEN-02: with one family present the third goes back to the
+    bag; with none, all three do. The common area is then empty.
+    """
+    place = state.institutions[institution]
+    if place.citizens + 1 < 3:
+        grown = attrs.evolve(place, citizens=place.citizens + 1)
+        return with_institution(state, institution, grown), False
+    kind = t.home[institution]
+    state = with_institution(state, institution, attrs.evolve(place, citizens=0))
+    order = ranking(state, institution)
+    if not order:
+        return attrs.evolve(state, bag=add(state.bag, kind, 3)), True
+    state = gain_citizens(state, order[0], kind, 2)
+    if len(order) > 1:
+        state = gain_citizens(state, order[1], kind, 1)
+    else:
+        state = attrs.evolve(state, bag=add(state.bag, kind, 1))
+    return state, True
+
+
+# --- temple order -------------------------------------------------------------------------
+
+
+def rerank_temple(state: State) -> State:
+    """MUN-TEMPLE-01: order the families by influence in the temple, most first.
+
+    A tie keeps the previous relative order; families with no influence there come last,
+    also in their previous order (so an empty temple changes nothing).
+    """
+    before = {name: i for i, name in enumerate(state.temple_order)}
+    order = sorted(
+        state.temple_order,
+        key=lambda name: (-influence(state.players[name], "temple"), before[name]),
+    )
+    return attrs.evolve(state, temple_order=tuple(order))
+
+
+def initial_temple_order(state: State) -> State:
+    """MUN-PLACE-03: most members in the temple first; a tie goes to the earlier placer."""
+    seat = {name: i for i, name in enumerate(state.players)}
+    order = sorted(
+        state.players,
+        key=lambda name: (-influence(state.players[name], "temple"), seat[name]),
+    )
+    return attrs.evolve(state, temple_order=tuple(order))
+
+
+# --- turn flow ----------------------------------------------------------------------------
+
+
+def end_turn(state: State, t: Tables) -> State:
+    """The card is carried out: the next player's turn, or the end of the game.
+
+    MUN-END-01: once a family has the decurions that end the game, the round is finished
+    (the last seat's turn ends it) and the game is over.
+    """
+    names = list(state.players)
+    index = names.index(state.current)
+    cleared = attrs.evolve(
+        state,
+        phase="move",
+        moved=(),
+        moved_far=False,
+        card=None,
+        draw_for="",
+        draws_left=0,
+        drawn=None,
+        field_for=None,
+        chooser=None,
+        powers=(),
+        power=None,
+        power_user=None,
+        relocated=(),
+    )
+    if index + 1 < len(names):
+        return attrs.evolve(cleared, current=names[index + 1])
+    if any(p.decurions >= t.decurions_to_end for p in state.players.values()):
+        return attrs.evolve(cleared, phase="over")
+    return attrs.evolve(cleared, current=names[0], round=state.round + 1)
+
+
+def start_draw(state: State, purpose: str, chooser: str | None = None) -> State | None:
+    """Ask chance for a citizen from the bag, or None when the bag is empty.
+
+    MUN-CITIZEN-04: an empty bag gives nothing (our ruling).
+    """
+    if bag_size(state) == 0:
+        return None
+    return attrs.evolve(state, phase="draw", draw_for=purpose, chooser=chooser)
+
+
+def continue_card_draws(state: State, t: Tables) -> State:
+    """A citizen card draws its next citizen, or the turn ends."""
+    if state.draws_left > 0:
+        drawing = start_draw(state, "card", state.current)
+        if drawing is not None:
+            return attrs.evolve(drawing, draws_left=state.draws_left - 1)
+    return end_turn(state, t)
+
+
+def next_power(state: State, t: Tables) -> State:
+    """Activate the next institution of the power card, or end the turn.
+
+    MUN-POWER-01: the family with most influence there uses the power; if no family is
+    there nothing happens. MUN-POWER-03: the temple's power is compulsory and has no
+    choices, so it is carried out at once; the others wait for their user's decision.
+    """
+    powers = list(state.powers)
+    while powers:
+        institution = powers.pop(0)
+        order = ranking(state, institution)
+        if not order:
+            continue
+        if institution == "temple":
+            state = rerank_temple(state)
+            continue
+        return attrs.evolve(
+            state,
+            phase="power",
+            powers=tuple(powers),
+            power=institution,
+            power_user=order[0],
+            relocated=(),
+            draw_for="",
+            chooser=None,
+        )
+    return end_turn(attrs.evolve(state, powers=()), t)
+
+
+def prefect_event(state: State, t: Tables, institution: str) -> State:
+    """The prefect arrives in a new institution.
+
+    MUN-PREFECT-01: the family with most influence takes the favour on the favour field.
+    MUN-PREFECT-02: with 3-4 players the second takes the citizen-field citizen; if there is
+    no second family the citizen goes back to the bag (our ruling). MUN-PREFECT-03: with no
+    family present the favour stays and the citizen goes back to the bag. MUN-PREFECT-04: an
+    empty favour field is refilled from the supply (if any is left) and, with 3-4 players,
+    a new citizen is drawn for the citizen field.
+    """
+    state = attrs.evolve(state, prefect=institution)
+    order = ranking(state, institution)
+    place = state.institutions[institution]
+    fields = len(state.players) >= t.field_min_players
+    if order and place.favour:
+        state = with_institution(state, institution, attrs.evolve(place, favour=False))
+        state = gain_favour(state, order[0])
+    place = state.institutions[institution]
+    if place.citizen_field is not None:
+        kind = place.citizen_field
+        state = with_institution(state, institution, attrs.evolve(place, citizen_field=None))
+        if len(order) > 1:
+            state = gain_citizens(state, order[1], kind, 1)
+        else:
+            state = attrs.evolve(state, bag=add(state.bag, kind, 1))
+    place = state.institutions[institution]
+    if not place.favour and state.favour_supply > 0:
+        state = with_institution(state, institution, attrs.evolve(place, favour=True))
+        state = attrs.evolve(state, favour_supply=state.favour_supply - 1)
+    if fields:
+        drawing = start_draw(state, "field")
+        if drawing is not None:
+            return attrs.evolve(drawing, field_for=institution)
+    return end_turn(state, t)

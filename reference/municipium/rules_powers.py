@@ -1,0 +1,199 @@
+"""The institution powers, used by the family with most influence in the institution.
+
+The temple's power runs at once (see ``rules_flow.next_power``); the others are optional and
+wait here for their user's decision (or ``end_power``).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import RuleViolation
+from reference.municipium.events import (
+    BasilicaDraw,
+    BasilicaExchange,
+    EmporiumDraw,
+    EndPower,
+    ForumTakeFromInstitution,
+    ForumTakeFromPlayer,
+    RelocateMember,
+    TavernPull,
+    UseBaths,
+)
+from reference.municipium.rules_flow import (
+    add,
+    bag_size,
+    gain_citizens,
+    member_tag,
+    next_power,
+    start_draw,
+    with_institution,
+    with_player,
+)
+from reference.municipium.rules_turn import expect_institution, expect_phase
+from reference.municipium.state import State
+from reference.municipium.tables import FAVOUR, KINDS, Tables
+
+
+def expect_power(state: State, institution: str) -> None:
+    """MUN-POWER-04: only the power of the institution now activated can be used."""
+    expect_phase(state, "power")
+    if state.power != institution:
+        raise RuleViolation(
+            "MUN-POWER-04", f"the {state.power} is activated, not the {institution}"
+        )
+
+
+def end_power(t: Tables, state: State, event: EndPower) -> State:
+    """MUN-POWER-03: the powers other than the temple's may be declined or stopped."""
+    expect_phase(state, "power")
+    return next_power(state, t)
+
+
+def tavern_pull(t: Tables, state: State, event: TavernPull) -> State:
+    """MUN-TAVERN-01: move one or more members of one family from one institution (not the
+    tavern) to the tavern; any family, the user's own or another's."""
+    expect_power(state, "tavern")
+    expect_institution(event.origin)
+    if event.family not in state.players:
+        raise RuleViolation("MUN-TAVERN-01", f"there is no family {event.family!r}")
+    if event.origin == "tavern":
+        raise RuleViolation("MUN-TAVERN-01", "members are pulled from another institution")
+    family = state.players[event.family]
+    if event.plain < 0 or event.wreathed < 0 or event.plain + event.wreathed < 1:
+        raise RuleViolation("MUN-TAVERN-01", "the tavern pulls one or more members")
+    if family.members[event.origin] < event.plain or (
+        family.wreathed[event.origin] < event.wreathed
+    ):
+        raise RuleViolation(
+            "MUN-TAVERN-01", f"{event.family} has not that many members in the {event.origin}"
+        )
+    family = attrs.evolve(
+        family,
+        members=add(add(family.members, event.origin, -event.plain), "tavern", event.plain),
+        wreathed=add(add(family.wreathed, event.origin, -event.wreathed), "tavern", event.wreathed),
+    )
+    return next_power(with_player(state, event.family, family), t)
+
+
+def use_baths(t: Tables, state: State, event: UseBaths) -> State:
+    """MUN-BATHS-01: all the user's members in the baths go to the temple and one of them
+    gets a wreath (if one is left and a moved member has none)."""
+    expect_power(state, "baths")
+    player = state.players[event.player]
+    plain = player.members["baths"]
+    wreathed = player.wreathed["baths"]
+    crown = 1 if plain > 0 and state.wreath_supply > 0 else 0
+    player = attrs.evolve(
+        player,
+        members=add(add(player.members, "baths", -plain), "temple", plain - crown),
+        wreathed=add(add(player.wreathed, "baths", -wreathed), "temple", wreathed + crown),
+    )
+    state = attrs.evolve(state, wreath_supply=state.wreath_supply - crown)
+    return next_power(with_player(state, event.player, player), t)
+
+
+def emporium_draw(t: Tables, state: State, event: EmporiumDraw) -> State:
+    """MUN-EMPORIUM-01: draw one citizen and place it in its home before drawing again."""
+    expect_power(state, "emporium")
+    drawing = start_draw(state, "emporium", event.player)
+    if drawing is None:
+        raise RuleViolation("MUN-CITIZEN-04", "the bag is empty; no citizen can be drawn")
+    return drawing
+
+
+def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State:
+    """MUN-BASILICA-01: trade any three of one's citizens and/or favours for a decurion."""
+    expect_power(state, "basilica")
+    if len(event.tokens) != t.basilica_size:
+        raise RuleViolation(
+            "MUN-BASILICA-01", f"the basilica takes exactly {t.basilica_size} tokens"
+        )
+    player = state.players[event.player]
+    citizens = dict(player.citizens)
+    favours = player.favours
+    bag = dict(state.bag)
+    for token in event.tokens:
+        if token == FAVOUR and favours > 0:
+            favours -= 1
+        elif token in KINDS and citizens[token] > 0:
+            citizens[token] -= 1
+            bag[token] += 1
+        else:
+            raise RuleViolation(
+                "MUN-BASILICA-01", f"{event.player} does not hold the tokens {list(event.tokens)}"
+            )
+    spent = player.favours - favours
+    player = attrs.evolve(
+        player, citizens=citizens, favours=favours, decurions=player.decurions + 1
+    )
+    state = attrs.evolve(state, bag=bag, favour_supply=state.favour_supply + spent)
+    return next_power(with_player(state, event.player, player), t)
+
+
+def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
+    """MUN-BASILICA-02: draw a citizen from the bag and keep it."""
+    expect_power(state, "basilica")
+    drawing = start_draw(state, "basilica", event.player)
+    if drawing is None:
+        raise RuleViolation("MUN-CITIZEN-04", "the bag is empty; no citizen can be drawn")
+    return drawing
+
+
+def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) -> State:
+    """MUN-FORUM-01: take one citizen of one's choice from another family."""
+    expect_power(state, "forum")
+    if event.victim not in state.players or event.victim == event.player:
+        raise RuleViolation("MUN-FORUM-01", f"{event.victim!r} is not another family")
+    victim = state.players[event.victim]
+    if event.kind not in KINDS or victim.citizens[event.kind] == 0:
+        raise RuleViolation("MUN-FORUM-01", f"{event.victim} holds no {event.kind} citizen")
+    victim = attrs.evolve(victim, citizens=add(victim.citizens, event.kind, -1))
+    state = gain_citizens(with_player(state, event.victim, victim), event.player, event.kind)
+    return next_power(state, t)
+
+
+def forum_take_from_institution(t: Tables, state: State, event: ForumTakeFromInstitution) -> State:
+    """MUN-FORUM-02: take one citizen from an institution's common area (never a field)."""
+    expect_power(state, "forum")
+    expect_institution(event.institution)
+    place = state.institutions[event.institution]
+    if place.citizens == 0:
+        raise RuleViolation(
+            "MUN-FORUM-02", f"the {event.institution}'s common area holds no citizen"
+        )
+    state = with_institution(
+        state, event.institution, attrs.evolve(place, citizens=place.citizens - 1)
+    )
+    state = gain_citizens(state, event.player, t.home[event.institution])
+    return next_power(state, t)
+
+
+def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
+    """MUN-PRAETORIUM-01: move any of one's members to any institution, each at most once."""
+    expect_power(state, "praetorium")
+    expect_institution(event.origin)
+    expect_institution(event.destination)
+    if event.origin == event.destination:
+        raise RuleViolation("MUN-PRAETORIUM-01", "a relocated member changes institution")
+    player = state.players[event.player]
+    here = (player.wreathed if event.wreathed else player.members)[event.origin]
+    if here - state.relocated.count(member_tag(event.origin, event.wreathed)) <= 0:
+        raise RuleViolation(
+            "MUN-PRAETORIUM-01",
+            f"{event.player} has no member left to relocate in the {event.origin}",
+        )
+    if event.wreathed:
+        wreathed = add(add(player.wreathed, event.origin, -1), event.destination, 1)
+        player = attrs.evolve(player, wreathed=wreathed)
+    else:
+        members = add(add(player.members, event.origin, -1), event.destination, 1)
+        player = attrs.evolve(player, members=members)
+    state = with_player(state, event.player, player)
+    tag = member_tag(event.destination, event.wreathed)
+    return attrs.evolve(state, relocated=(*state.relocated, tag))
+
+
+def bag_has_citizens(state: State) -> bool:
+    """Whether a draw from the bag is possible."""
+    return bag_size(state) > 0

@@ -1,0 +1,255 @@
+"""Setup draws, initial placement, the move step, the card step and the citizen draws."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import RuleViolation
+from reference.municipium.events import (
+    DrawCitizen,
+    DrawCommon,
+    MoveMember,
+    MovePrefect,
+    PlaceCitizen,
+    PlaceMember,
+    PlayFamilyCard,
+    RevealCard,
+)
+from reference.municipium.rules_flow import (
+    add,
+    add_citizen,
+    continue_card_draws,
+    end_turn,
+    gain_citizens,
+    initial_temple_order,
+    member_tag,
+    next_power,
+    prefect_event,
+    ranking,
+    with_institution,
+    with_player,
+)
+from reference.municipium.state import State
+from reference.municipium.tables import INSTITUTIONS, KINDS, Card, Tables
+
+
+def expect_phase(state: State, *phases: str) -> None:
+    """MUN-TURN-02: a turn runs move step, then one card, then the card's events in order;
+    an event of another step is out of order. MUN-END-03: nothing happens after the end."""
+    if state.phase == "over":
+        raise RuleViolation("MUN-END-03", "the game is over; no further events are allowed")
+    if state.phase not in phases:
+        raise RuleViolation(
+            "MUN-TURN-02",
+            f"this event belongs to the {'/'.join(phases)} step, but the game is at {state.phase}",
+        )
+
+
+def expect_institution(name: str) -> None:
+    """MUN-BOARD-01: the board has seven institutions, 0 temple to 6 praetorium."""
+    if name not in INSTITUTIONS:
+        raise RuleViolation("MUN-BOARD-01", f"{name!r} is not an institution of the board")
+
+
+# --- chance: citizens from the bag --------------------------------------------------------
+
+
+def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
+    """A citizen comes out of the bag and goes where the draw was made for."""
+    expect_phase(state, "setup", "draw")
+    # MUN-BAG-01: a drawn citizen is one of the four kinds, and one still in the bag.
+    if event.kind not in KINDS or state.bag[event.kind] == 0:
+        raise RuleViolation("MUN-BAG-01", f"no {event.kind} citizen is left in the bag")
+    state = attrs.evolve(state, bag=add(state.bag, event.kind, -1))
+    if state.phase == "setup":
+        return _setup_field(state, t, event.kind)
+    if state.draw_for == "field":
+        target = state.field_for or ""
+        place = attrs.evolve(state.institutions[target], citizen_field=event.kind)
+        return end_turn(with_institution(state, target, place), t)
+    if state.draw_for == "basilica":
+        # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user.
+        state = gain_citizens(state, state.power_user or "", event.kind)
+        return next_power(state, t)
+    state = attrs.evolve(state, drawn=event.kind)
+    homes = t.homes_of[event.kind]
+    if len(homes) == 1:
+        return _placed(state, t, homes[0])
+    return attrs.evolve(state, phase="place")
+
+
+def _setup_field(state: State, t: Tables, kind: str) -> State:
+    """MUN-SETUP-04: with 3-4 players each meeting room's citizen field gets a drawn citizen."""
+    for name in t.meeting_rooms:
+        place = state.institutions[name]
+        if place.citizen_field is None:
+            state = with_institution(state, name, attrs.evolve(place, citizen_field=kind))
+            break
+    if all(state.institutions[n].citizen_field is not None for n in t.meeting_rooms):
+        return attrs.evolve(state, phase="placement", current=next(iter(state.players)))
+    return state
+
+
+def place_citizen(t: Tables, state: State, event: PlaceCitizen) -> State:
+    """The chooser puts the drawn citizen in one of its kind's home institutions."""
+    expect_phase(state, "place")
+    expect_institution(event.institution)
+    # MUN-CITIZEN-03: a drawn citizen goes to an institution that is home to its kind.
+    kind = state.drawn or ""
+    if event.institution not in t.homes_of[kind]:
+        homes = " or ".join(t.homes_of[kind])
+        raise RuleViolation("MUN-CITIZEN-03", f"a {kind} goes to the {homes}")
+    return _placed(state, t, event.institution)
+
+
+def _placed(state: State, t: Tables, institution: str) -> State:
+    state, event_ran = add_citizen(attrs.evolve(state, drawn=None), t, institution)
+    if state.draw_for == "emporium":
+        # MUN-EMPORIUM-01: a citizen event ends the emporium's draws.
+        if event_ran:
+            return next_power(state, t)
+        return attrs.evolve(state, phase="power", draw_for="", chooser=None)
+    return continue_card_draws(state, t)
+
+
+# --- initial placement --------------------------------------------------------------------
+
+
+def place_member(t: Tables, state: State, event: PlaceMember) -> State:
+    """MUN-PLACE-01: in seat order each family places one member at a time, in any
+    institution and without limit, until all are placed; then the temple order is set."""
+    expect_phase(state, "placement")
+    expect_institution(event.institution)
+    player = state.players[event.player]
+    player = attrs.evolve(
+        player, members=add(player.members, event.institution, 1), unplaced=player.unplaced - 1
+    )
+    state = with_player(state, event.player, player)
+    names = list(state.players)
+    index = names.index(event.player)
+    if index + 1 < len(names):
+        return attrs.evolve(state, current=names[index + 1])
+    if state.players[names[0]].unplaced > 0:
+        return attrs.evolve(state, current=names[0])
+    state = initial_temple_order(state)
+    return attrs.evolve(state, phase="move", current=names[0], round=1)
+
+
+# --- move step ----------------------------------------------------------------------------
+
+
+def move_member(t: Tables, state: State, event: MoveMember) -> State:
+    """Move step: one or two members one step each, or one member two steps (or none)."""
+    expect_phase(state, "move")
+    for name in event.path:
+        expect_institution(name)
+    # MUN-MOVE-03: two one-step moves, or one two-step move, and nothing more.
+    if state.moved_far or len(state.moved) >= 2:
+        raise RuleViolation("MUN-MOVE-03", "this turn's movement is used up")
+    if len(event.path) not in (2, 3):
+        raise RuleViolation("MUN-MOVE-01", "a member moves one step or two steps")
+    if len(event.path) == 3 and state.moved:
+        raise RuleViolation(
+            "MUN-MOVE-03", "a two-step move is the whole movement; a member already moved"
+        )
+    origin = event.path[0]
+    player = state.players[event.player]
+    here = (player.wreathed if event.wreathed else player.members)[origin]
+    # MUN-MOVE-04: the member is one's own, stands at the origin, and has not moved yet.
+    if here - state.moved.count(member_tag(origin, event.wreathed)) <= 0:
+        what = "wreathed member" if event.wreathed else "member"
+        raise RuleViolation("MUN-MOVE-04", f"{event.player} has no unmoved {what} in {origin}")
+    # MUN-MOVE-01: each step goes along a road to a neighbouring institution.
+    for a, b in zip(event.path, event.path[1:], strict=False):
+        if b not in t.neighbours[a]:
+            raise RuleViolation("MUN-MOVE-01", f"no road joins the {a} and the {b}")
+    # MUN-MOVE-02: a two-step move ends in another institution than it started.
+    if len(event.path) == 3 and event.path[2] == origin:
+        raise RuleViolation("MUN-MOVE-02", "a two-step move must end in another institution")
+    end = event.path[-1]
+    if event.wreathed:
+        wreathed = add(add(player.wreathed, origin, -1), end, 1)
+        player = attrs.evolve(player, wreathed=wreathed)
+    else:
+        player = attrs.evolve(player, members=add(add(player.members, origin, -1), end, 1))
+    state = with_player(state, event.player, player)
+    if len(event.path) == 3:
+        return attrs.evolve(state, moved_far=True)
+    return attrs.evolve(state, moved=(*state.moved, member_tag(end, event.wreathed)))
+
+
+# --- card step ----------------------------------------------------------------------------
+
+
+def draw_common(t: Tables, state: State, event: DrawCommon) -> State:
+    """MUN-CARD-01: activate the top common card. MUN-CARD-03: an empty deck is first made
+    again from the shuffled discard pile."""
+    expect_phase(state, "move")
+    if not state.common_deck:
+        state = attrs.evolve(
+            state, common_deck=tuple(sorted(state.common_discard)), common_discard=()
+        )
+    return attrs.evolve(state, phase="reveal")
+
+
+def reveal_card(t: Tables, state: State, event: RevealCard) -> State:
+    """Chance: the top common card is revealed, laid on the discard pile, and carried out."""
+    expect_phase(state, "reveal")
+    # MUN-CARD-04: the revealed card is one of the cards still in the deck.
+    if event.card not in state.common_deck:
+        raise RuleViolation("MUN-CARD-04", f"common card {event.card!r} is not in the deck")
+    deck = list(state.common_deck)
+    deck.remove(event.card)
+    state = attrs.evolve(
+        state, common_deck=tuple(deck), common_discard=(*state.common_discard, event.card)
+    )
+    return activate(t, state, t.common_cards[event.card])
+
+
+def play_family_card(t: Tables, state: State, event: PlayFamilyCard) -> State:
+    """MUN-CARD-01 / MUN-CARD-02: play a face-up family card; it is turned face down."""
+    expect_phase(state, "move")
+    player = state.players[event.player]
+    # MUN-CARD-02: only a family card still face up in front of you can be played.
+    if event.card not in player.family_cards:
+        raise RuleViolation(
+            "MUN-CARD-02", f"{event.player} has no face-up family card {event.card!r}"
+        )
+    cards = list(player.family_cards)
+    cards.remove(event.card)
+    player = attrs.evolve(
+        player, family_cards=tuple(cards), spent_cards=(*player.spent_cards, event.card)
+    )
+    state = with_player(state, event.player, player)
+    return activate(t, state, t.family_cards[event.card])
+
+
+def activate(t: Tables, state: State, card: Card) -> State:
+    """Carry out one card: a prefect, citizen or power event (MUN-CARD-05 / MUN-CARD-06)."""
+    state = attrs.evolve(state, card=card.id)
+    if card.kind == "prefect":
+        if card.target == "choose":
+            return attrs.evolve(state, phase="prefect")
+        if card.target == state.prefect:
+            # MUN-PREFECT-06: the prefect is already there: he does not move, nothing happens.
+            return end_turn(state, t)
+        return prefect_event(state, t, card.target)
+    if card.kind == "citizen":
+        return continue_card_draws(attrs.evolve(state, draws_left=card.draws), t)
+    names = card.institutions
+    if names == ("leading",):
+        # MUN-CARD-06: "Your Powers" activates every institution the active family leads.
+        names = tuple(n for n in t.order if ranking(state, n)[:1] == [state.current])
+    return next_power(attrs.evolve(state, powers=names), t)
+
+
+def move_prefect(t: Tables, state: State, event: MovePrefect) -> State:
+    """A prefect card with a free target: the active player sends the prefect."""
+    expect_phase(state, "prefect")
+    expect_institution(event.institution)
+    # MUN-PREFECT-05: the prefect goes only to another institution with a meeting room.
+    if event.institution not in t.meeting_rooms:
+        raise RuleViolation("MUN-PREFECT-05", f"the {event.institution} has no prefect field")
+    if event.institution == state.prefect:
+        raise RuleViolation("MUN-PREFECT-05", f"the prefect already stands in the {state.prefect}")
+    return prefect_event(state, t, event.institution)
