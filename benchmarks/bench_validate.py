@@ -1,0 +1,91 @@
+"""Validation speed: events per second, and the ratio to merely parsing the logs as JSON.
+
+    python benchmarks/bench_validate.py --games 20            # every game
+    python benchmarks/bench_validate.py --game pillars --games 50 --players 4
+
+Generates a corpus with ``play`` (benchmarks/corpus/, not committed), then times, in the
+same run, (a) json.loads of every line and (b) a full ``validate`` of every log (structure,
+apply, invariants after every event, every state claim compared). Nothing is asserted:
+speed is measured here, never in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from oracle.games import GameCache
+from oracle.play import PLAYER_NAMES, play_lines
+from oracle.replay import validate_log
+from reference.registry import game_names, make_game
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def make_corpus(name: str, games: int, players: int | None) -> list[Path]:
+    """Write ``games`` seeded logs of ``name`` (cycling player counts unless fixed)."""
+    rules = make_game(name, {})
+    folder = CORPUS / name
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    span = range(rules.min_players, rules.max_players + 1)
+    for seed in range(games):
+        n = players or span[seed % len(span)]
+        path = folder / f"{name}-{n}p-{seed}.jsonl"
+        if not path.exists():
+            lines = play_lines(rules, PLAYER_NAMES[:n], seed, {})
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def parse_only(paths: list[Path]) -> tuple[float, int]:
+    """Seconds to json.loads every line, and the number of event lines."""
+    start = time.perf_counter()
+    events = 0
+    for path in paths:
+        with path.open("rb") as handle:
+            for line in handle:
+                json.loads(line)
+                events += 1
+        events -= 2  # header and result
+    return time.perf_counter() - start, events
+
+
+def validate_all(paths: list[Path]) -> float:
+    """Seconds to validate every log (one game cache, as the CLI uses)."""
+    games = GameCache()
+    start = time.perf_counter()
+    for path in paths:
+        verdict = validate_log(path, games)
+        if verdict.kind != "valid":
+            raise SystemExit(f"{path}: {verdict.kind}: {verdict.message}")
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    """Measure and print one line per game."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=game_names(), action="append")
+    parser.add_argument("--games", type=int, default=20, help="logs per game")
+    parser.add_argument("--players", type=int, default=None)
+    args = parser.parse_args()
+    print(
+        f"{'game':<11} {'logs':>5} {'events':>8} {'validate ev/s':>14} {'parse ev/s':>12} "
+        f"{'ratio':>6} {'ms/game':>8}"
+    )
+    for name in args.game or game_names():
+        paths = make_corpus(name, args.games, args.players)
+        parse_s, events = parse_only(paths)
+        validate_s = validate_all(paths)
+        print(
+            f"{name:<11} {len(paths):>5} {events:>8} {events / validate_s:>14,.0f} "
+            f"{events / parse_s:>12,.0f} {validate_s / parse_s:>6.1f} "
+            f"{1000 * validate_s / len(paths):>8.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
