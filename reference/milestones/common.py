@@ -1,0 +1,110 @@
+"""Small helpers the rule handlers share: players, supply, scoring, the end trigger."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from reference.core.errors import RuleViolation
+from reference.milestones.names import COIN, OVER, TURNS
+from reference.milestones.state import PlayerState, State, Worker
+from reference.milestones.tables import Tables
+
+
+def put_player(state: State, name: str, player: PlayerState) -> State:
+    """The state with `name`'s board replaced."""
+    players = dict(state.players)
+    players[name] = player
+    return attrs.evolve(state, players=players)
+
+
+def holding(player: PlayerState, item: str) -> int:
+    """How many of a good (or coins) the player has."""
+    return player.coins if item == COIN else player.goods[item]
+
+
+def can_pay(player: PlayerState, cost: Mapping[str, int]) -> bool:
+    """Whether the player holds every item of the cost."""
+    return all(holding(player, item) >= n for item, n in cost.items())
+
+
+def transfer(
+    state: State, name: str, items: Mapping[str, int], to_player: bool
+) -> tuple[State, PlayerState]:
+    """Move goods and coins between the supply and a player (amounts already checked)."""
+    player = state.players[name]
+    supply = dict(state.supply)
+    goods = dict(player.goods)
+    coins = player.coins
+    sign = 1 if to_player else -1
+    for item, n in items.items():
+        if item == COIN:
+            coins += sign * n
+        else:
+            goods[item] += sign * n
+        supply[item] -= sign * n
+    player = attrs.evolve(player, coins=coins, goods=goods)
+    return put_player(attrs.evolve(state, supply=supply), name, player), player
+
+
+def pay(state: State, name: str, cost: Mapping[str, int], rule: str, what: str) -> State:
+    """The player pays `cost` to the supply; raises RuleViolation(rule) if they cannot."""
+    player = state.players[name]
+    if not can_pay(player, cost):
+        need = ", ".join(f"{n} {item}" for item, n in cost.items())
+        raise RuleViolation(rule, f"{what} costs {need}; {name} cannot pay it")
+    return transfer(state, name, cost, to_player=False)[0]
+
+
+def gain_capped(state: State, name: str, item: str, n: int) -> State:
+    """The player takes up to `n` of an item, as many as the supply still holds."""
+    # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left.
+    n = min(n, state.supply[item])
+    if n <= 0:
+        return state
+    return transfer(state, name, {item: n}, to_player=True)[0]
+
+
+def use_piece(state: State, piece: str, n: int, what: str) -> State:
+    """Take `n` pieces from the supply for a build; RuleViolation if it is exhausted."""
+    # MIL-BUILD-02: a build needs its wooden pieces from the supply; none left, no build.
+    if state.supply[piece] < n:
+        raise RuleViolation("MIL-BUILD-02", f"no {piece.replace('_', ' ')} left for {what}")
+    supply = dict(state.supply)
+    supply[piece] -= n
+    return attrs.evolve(state, supply=supply)
+
+
+def score(tables: Tables, state: State, name: str, points: int) -> State:
+    """Add victory points and check the end trigger."""
+    if points <= 0:
+        return state
+    player = state.players[name]
+    player = attrs.evolve(player, vp=player.vp + points)
+    state = put_player(state, name, player)
+    # MIL-END-01: reaching or passing the mark for the player count triggers the end.
+    if state.end_trigger is None and player.vp >= tables.end_vp[len(state.players)]:
+        state = attrs.evolve(state, end_trigger=name)
+    return state
+
+
+def uncovered(workers: Mapping[str, Worker | None]) -> list[tuple[str, Worker]]:
+    """The (space, worker) pairs of uncovered workers, left to right."""
+    return [(s, w) for s, w in workers.items() if w is not None and not w.covered]
+
+
+def require_turn(state: State, name: str) -> None:
+    """The action needs the turns phase, with no Castle tax or bonus claim outstanding."""
+    # MIL-END-06: nothing happens after the final scoring.
+    if state.phase == OVER:
+        raise RuleViolation("MIL-END-06", "the game is over")
+    # MIL-SETUP-05: before the first turn the only action is the draft.
+    if state.phase != TURNS:
+        raise RuleViolation("MIL-SETUP-05", f"the game is in its {state.phase}; {name} drafts")
+    # MIL-CASTLE-04: the Castle tax is settled before anything else.
+    if state.returns_due or state.cover_due:
+        raise RuleViolation("MIL-CASTLE-04", f"{name} must first pay the Castle tax")
+    # MIL-BONUS-04: an earned bonus tile is claimed at once, before anything else.
+    if state.pending_bonus:
+        raise RuleViolation("MIL-BONUS-04", f"{name} must first claim the bonus tile")

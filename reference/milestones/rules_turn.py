@@ -1,0 +1,211 @@
+"""The turn: two clockwise pawn moves, production, the Castle tax, the end of the game."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import RuleViolation
+from reference.milestones.common import gain_capped, put_player, require_turn, uncovered
+from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
+from reference.milestones.names import (
+    CASTLE,
+    COIN,
+    ITEMS,
+    KINDS,
+    LOOP,
+    LOOP_INDEX,
+    OVER,
+    PRODUCT,
+    TRADING_HOUSE,
+)
+from reference.milestones.state import PlayerState, State
+from reference.milestones.tables import Tables
+
+CASTLE_INDEX = LOOP_INDEX[CASTLE]
+
+
+def step_limit(position: str) -> int:
+    """The longest legal move from `position`: up to the Castle, never past it."""
+    i = LOOP_INDEX[position]
+    # MIL-MOVE-02: from the Castle at most once round to the Mill; elsewhere up to the Castle.
+    return CASTLE_INDEX if i == CASTLE_INDEX else CASTLE_INDEX - i
+
+
+def production(tables: Tables, player: PlayerState, start: int, steps: int) -> tuple[str, int]:
+    """The good and amount a move of `steps` from loop index `start` produces (or ("", 0))."""
+    landing = LOOP[(start + steps) % len(LOOP)]
+    worker = player.workers.get(landing)
+    if worker is None or worker.covered:
+        return "", 0
+    # MIL-PROD-01: the landing worker produces, and so does every uncovered worker of the
+    # same kind passed in this move (the space the move started on does not count).
+    # MIL-PROD-02: a worker carrying a bonus tile produces double.
+    amount = 0
+    for k in range(1, steps + 1):
+        other = player.workers.get(LOOP[(start + k) % len(LOOP)])
+        if other is not None and not other.covered and other.kind == worker.kind:
+            amount += tables.bonus_worker_weight if other.bonus else 1
+    return PRODUCT[worker.kind], amount
+
+
+def order_bonus(player: PlayerState) -> bool:
+    """Whether the uncovered workers' numbers never fall from left to right (at least one)."""
+    numbers = [w.number for _, w in uncovered(player.workers)]
+    return bool(numbers) and all(a <= b for a, b in zip(numbers, numbers[1:], strict=False))
+
+
+def leave_space(tables: Tables, state: State) -> State:
+    """Leaving the Trading House after hiring starts the refill of the display."""
+    if not state.hired:
+        return state
+    # MIL-TRADE-04: the display is refilled only when the player is done at the Trading House.
+    due = len(state.display) < tables.display_size and bool(state.draw_pile)
+    return attrs.evolve(state, hired=False, refill_due=due)
+
+
+def move(tables: Tables, state: State, event: Move) -> State:
+    """Move the pawn clockwise and resolve the space it lands on."""
+    require_turn(state, event.player)
+    # MIL-TURN-02: a turn is exactly two moves of the pawn.
+    if state.moves_made >= tables.moves_per_turn:
+        raise RuleViolation("MIL-TURN-02", f"{event.player} has made both moves of this turn")
+    player = state.players[event.player]
+    # MIL-MOVE-01: a move goes clockwise by one space or more.
+    if event.steps < 1:
+        raise RuleViolation("MIL-MOVE-01", "a move goes at least one space clockwise")
+    limit = step_limit(player.position)
+    if event.steps > limit:
+        raise RuleViolation(
+            "MIL-MOVE-02",
+            f"the pawn never passes the Castle: from {player.position} at most {limit}",
+        )
+    state = leave_space(tables, state)
+    start = LOOP_INDEX[player.position]
+    landing = LOOP[(start + event.steps) % len(LOOP)]
+    good, amount = production(tables, player, start, event.steps)
+    player = attrs.evolve(player, position=landing)
+    state = put_player(state, event.player, player)
+    state = attrs.evolve(state, moves_made=state.moves_made + 1)
+    if amount:
+        state = gain_capped(state, event.player, good, amount)
+    elif landing == TRADING_HOUSE and order_bonus(player):
+        # MIL-TRADE-01: workers in non-falling number order give a coin on arrival.
+        state = gain_capped(state, event.player, COIN, tables.order_bonus_coins)
+    elif landing == CASTLE:
+        state = castle_tax(tables, state, event.player)
+    return state
+
+
+def castle_tax(tables: Tables, state: State, name: str) -> State:
+    """Landing on the Castle: what the player must give back and whether to cover a worker."""
+    player = state.players[name]
+    # MIL-CASTLE-02: keep at most three goods and coins together; give back the rest.
+    held = player.coins + sum(player.goods.values())
+    # MIL-CASTLE-03: with more than two uncovered workers, cover one.
+    # MIL-CASTLE-05: with no cover tile left in the supply, nobody is covered.
+    cover = (
+        len(uncovered(player.workers)) > tables.cover_if_workers_over
+        and state.supply["cover_tiles"] > 0
+    )
+    return attrs.evolve(state, returns_due=max(0, held - tables.keep_max), cover_due=cover)
+
+
+def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> State:
+    """Castle tax: one good or coin goes back to the supply."""
+    # MIL-END-06: nothing happens after the final scoring.
+    if state.phase == OVER:
+        raise RuleViolation("MIL-END-06", "the game is over")
+    # MIL-CASTLE-02: only the excess over three is given back, each piece of the player's choice.
+    if state.returns_due <= 0:
+        raise RuleViolation("MIL-CASTLE-02", f"{event.player} owes the Castle no goods or coins")
+    player = state.players[event.player]
+    if event.item not in ITEMS:
+        raise RuleViolation("MIL-CASTLE-02", f"{event.item!r} is not a good or a coin")
+    supply = dict(state.supply)
+    supply[event.item] += 1
+    if event.item == COIN:
+        if player.coins < 1:
+            raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no coin to give back")
+        player = attrs.evolve(player, coins=player.coins - 1)
+    else:
+        if player.goods[event.item] < 1:
+            raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no {event.item}")
+        goods = dict(player.goods)
+        goods[event.item] -= 1
+        player = attrs.evolve(player, goods=goods)
+    state = attrs.evolve(state, supply=supply, returns_due=state.returns_due - 1)
+    return put_player(state, event.player, player)
+
+
+def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
+    """Castle tax: a cover tile goes on one of the player's uncovered workers."""
+    # MIL-END-06: nothing happens after the final scoring.
+    if state.phase == OVER:
+        raise RuleViolation("MIL-END-06", "the game is over")
+    # MIL-CASTLE-03: one uncovered worker of the player's choice is covered, once per visit.
+    if not state.cover_due:
+        raise RuleViolation("MIL-CASTLE-03", f"{event.player} owes the Castle no worker")
+    player = state.players[event.player]
+    worker = player.workers.get(event.space)
+    if worker is None or worker.covered:
+        raise RuleViolation("MIL-CASTLE-03", f"{event.space} holds no uncovered worker")
+    workers = dict(player.workers)
+    workers[event.space] = attrs.evolve(worker, covered=True)
+    supply = dict(state.supply)
+    supply["cover_tiles"] -= 1
+    state = attrs.evolve(state, supply=supply, cover_due=False)
+    return put_player(state, event.player, attrs.evolve(player, workers=workers))
+
+
+def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
+    """End the turn; the next player clockwise moves, unless the game ends now."""
+    require_turn(state, event.player)
+    # MIL-TURN-02: a turn is exactly two moves of the pawn.
+    if state.moves_made < tables.moves_per_turn:
+        raise RuleViolation(
+            "MIL-TURN-02", f"{event.player} has made {state.moves_made} of the two moves"
+        )
+    state = leave_space(tables, state)
+    seats = list(state.players)
+    following = seats[(seats.index(event.player) + 1) % len(seats)]
+    # MIL-END-03: after the triggering turn every other player has one more turn, then the end.
+    if state.end_trigger is not None and following == state.end_trigger:
+        return final_scoring(tables, attrs.evolve(state, refill_due=False))
+    return attrs.evolve(state, current=following, moves_made=0)
+
+
+def majority_counts(tables: Tables, player: PlayerState) -> dict[str, int]:
+    """Workers of each kind for the majorities: 1 each, 2 with a bonus tile, covered 0."""
+    counts = dict.fromkeys(KINDS, 0)
+    for _, worker in uncovered(player.workers):
+        counts[worker.kind] += tables.bonus_worker_weight if worker.bonus else 1
+    return counts
+
+
+def final_scoring(tables: Tables, state: State) -> State:
+    """The worker majorities, then the game is over."""
+    counts = {name: majority_counts(tables, p) for name, p in state.players.items()}
+    extra = dict.fromkeys(state.players, 0)
+    # MIL-END-04: per kind, the most workers alone scores 5; players tied for most score 2
+    # each; nobody scores a kind nobody has.
+    for kind in KINDS:
+        best = max(c[kind] for c in counts.values())
+        if best == 0:
+            continue
+        top = [name for name, c in counts.items() if c[kind] == best]
+        for name in top:
+            extra[name] += tables.majority_win_vp if len(top) == 1 else tables.majority_tie_vp
+    players = {name: attrs.evolve(p, vp=p.vp + extra[name]) for name, p in state.players.items()}
+    return attrs.evolve(state, players=players, phase=OVER, majority_vp=extra, current="")
+
+
+def winners(state: State, tie_break: str) -> tuple[str, ...]:
+    """The players with the most points, after the tie-break option."""
+    # MIL-END-05: most points wins; a tie is shared, or goes to the most goods and coins.
+    best = max(p.vp for p in state.players.values())
+    top = [name for name, p in state.players.items() if p.vp == best]
+    if tie_break == "goods_and_coins" and len(top) > 1:
+        wealth = {n: state.players[n].coins + sum(state.players[n].goods.values()) for n in top}
+        most = max(wealth.values())
+        top = [n for n in top if wealth[n] == most]
+    return tuple(top)
