@@ -87,10 +87,13 @@ class Municipium:
         >>> make({}).new_game(["red", "blue"]).phase
         'placement'
         """
+        # MUN-SETUP-07: two to four players, named uniquely.
         why = player_names_ok(players, self.min_players, self.max_players)
         if why is not None:
             raise BadOptions(why)
         t = self.tables
+        # MUN-SETUP-01: one home citizen in each institution, the rest in the bag.
+        # MUN-SETUP-02: a favour on each meeting room's favour field, the rest in the supply.
         bag = {kind: t.citizens_per_kind for kind in KINDS}
         places: dict[str, Institution] = {}
         for name in t.order:
@@ -100,6 +103,8 @@ class Municipium:
             )
         if min(bag.values()) < 0:
             raise BadOptions("components.citizens_per_kind is too small for the setup")
+        # MUN-SETUP-05: seven members and the three family cards face up per family; the
+        # common deck is shuffled (kept sorted here: each reveal is a chance event).
         family = tuple(t.family_cards)
         members = {name: 0 for name in t.order}
         seats = {
@@ -115,6 +120,9 @@ class Municipium:
             )
             for p in players
         }
+        # MUN-SETUP-04: with 3-4 players the citizen fields are drawn first (chance events).
+        # MUN-SETUP-06: the first name in seat order is the start player.
+        # MUN-SETUP-03: the prefect starts in the basilica (board.prefect_start).
         fields = len(players) >= t.field_min_players
         return State(
             phase="setup" if fields else "placement",

@@ -72,7 +72,7 @@ def ranking(state: State, institution: str) -> list[str]:
 
 
 def exchange_sets(state: State, name: str) -> State:
-    """MUN-DECURION-01/02: trade every complete set for a decurion at once.
+    """MUN-DECURION-01, MUN-DECURION-02: trade every complete set for a decurion at once.
 
     A set is one citizen of each kind; favours stand in for missing kinds. Real citizens
     are spent first and favours only for the kinds missing (our ruling); spent citizens go

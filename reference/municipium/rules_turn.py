@@ -159,7 +159,8 @@ def move_member(t: Tables, state: State, event: MoveMember) -> State:
     if here - state.moved.count(member_tag(origin, event.wreathed)) <= 0:
         what = "wreathed member" if event.wreathed else "member"
         raise RuleViolation("MUN-MOVE-04", f"{event.player} has no unmoved {what} in {origin}")
-    # MUN-MOVE-01: each step goes along a road to a neighbouring institution.
+    # MUN-MOVE-01: each step goes along a road to a neighbouring institution (the roads are
+    # data, MUN-BOARD-02).
     for a, b in zip(event.path, event.path[1:], strict=False):
         if b not in t.neighbours[a]:
             raise RuleViolation("MUN-MOVE-01", f"no road joins the {a} and the {b}")
