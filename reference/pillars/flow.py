@@ -1,0 +1,173 @@
+"""Shared helpers for the Pillars rules: the rule set in force, player updates, gold and
+VP arithmetic, cube movements, and seat order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from reference.pillars.options import PillarsOptions
+from reference.pillars.state import PlayerState, State
+from reference.pillars.tables import LOCATIONS, Tables
+
+ORDERED_LOCATIONS = frozenset(LOCATIONS) - {"kingsbridge", "shiring"}
+"""Locations whose spaces fill from the first (the player chooses among Kingsbridge and
+Shiring spaces, which hold different cards)."""
+
+
+@attrs.frozen
+class Ctx:
+    """The rule set in force: data tables and options."""
+
+    t: Tables
+    o: PillarsOptions
+    spaces: tuple[str, ...]
+    """Every master-builder space, in board order (``priory_1``, ``priory_2``, ...)."""
+
+
+def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
+    """Bundle tables and options, listing the board's spaces."""
+    spaces = tuple(f"{loc}_{i}" for loc in LOCATIONS for i in range(1, t.capacity[loc] + 1))
+    return Ctx(t, o, spaces)
+
+
+def location_of(space: str) -> str:
+    """``priory_2`` -> ``priory``."""
+    return space.rsplit("_", 1)[0]
+
+
+def clockwise_from(state: State, first: str) -> tuple[str, ...]:
+    """All players in seat order starting with ``first``."""
+    i = state.seats.index(first)
+    return state.seats[i:] + state.seats[:i]
+
+
+def turn_order(state: State) -> tuple[str, ...]:
+    """Players from the start player, clockwise."""
+    return clockwise_from(state, state.start_player)
+
+
+def with_player(state: State, name: str, player: PlayerState) -> State:
+    """A state whose player ``name`` is replaced."""
+    players = dict(state.players)
+    players[name] = player
+    return attrs.evolve(state, players=players)
+
+
+def evolve_player(state: State, name: str, **changes: Any) -> State:
+    """A state with some fields of one player changed."""
+    return with_player(state, name, attrs.evolve(state.players[name], **changes))
+
+
+def add_gold(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
+    """Gain gold (PIL-GOLD-01: never above the gold cap when one is set)."""
+    gold = p.gold + amount
+    if ctx.t.gold_cap is not None:
+        gold = min(gold, max(ctx.t.gold_cap, p.gold))
+    return attrs.evolve(p, gold=gold)
+
+
+def add_vp(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
+    """Gain or lose VP (PIL-VP-01: a loss stops at the VP floor)."""
+    vp = p.vp + amount
+    if amount < 0:
+        vp = max(vp, min(ctx.t.vp_floor, p.vp))
+    return attrs.evolve(p, vp=vp)
+
+
+def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
+    """Pay a tax or fine; PIL-TAX-02: what cannot be paid costs 1 VP per
+    ``tax.shortfall_gold_per_vp`` gold unpaid, rounded down."""
+    if p.gold >= amount:
+        return attrs.evolve(p, gold=p.gold - amount)
+    unpaid = amount - p.gold
+    per = ctx.t.shortfall_gold_per_vp
+    p = attrs.evolve(p, gold=0)
+    return add_vp(ctx, p, -(unpaid // per)) if per else p
+
+
+def grant(state: State, name: str, resource: str, amount: int) -> State:
+    """Give cubes from the general supply; PIL-PROD-02: what the supply lacks is owed."""
+    if amount <= 0:
+        return state
+    p = state.players[name]
+    have = state.supply[resource]
+    take = min(have, amount)
+    supply = dict(state.supply)
+    supply[resource] = have - take
+    resources = dict(p.resources)
+    resources[resource] += take
+    owed = dict(p.owed)
+    if take < amount:
+        owed[resource] = owed.get(resource, 0) + amount - take
+    state = attrs.evolve(state, supply=supply)
+    return with_player(state, name, attrs.evolve(p, resources=resources, owed=owed))
+
+
+def settle_owed(state: State, name: str, resource: str) -> State:
+    """Deliver owed cubes of one type as far as the supply allows (PIL-PROD-02)."""
+    p = state.players[name]
+    due = p.owed.get(resource, 0)
+    if not due:
+        return state
+    owed = dict(p.owed)
+    del owed[resource]
+    state = evolve_player(state, name, owed=owed)
+    return grant(state, name, resource, due)
+
+
+def families(ctx: Ctx, p: PlayerState) -> set[str]:
+    """The craftsman families a player holds."""
+    return {ctx.t.craftsmen[c].family for c in p.craftsmen}
+
+
+def permitted(ctx: Ctx, p: PlayerState, permission: str) -> bool:
+    """Whether a player holds a craftsman granting a starting permission."""
+    return not families(ctx, p).isdisjoint(ctx.t.permissions[permission])
+
+
+def advantage_with(ctx: Ctx, p: PlayerState, effect: str) -> tuple[str, ...]:
+    """The held advantage cards having this effect."""
+    return tuple(a for a in p.advantages if ctx.t.advantages[a].effect == effect)
+
+
+def craftsman_limit(ctx: Ctx, p: PlayerState) -> int:
+    """PIL-CRAFT-01: 5 craftsmen, raised by Jack (PIL-ADV-03)."""
+    extra = sum(ctx.t.advantages[a].amount for a in advantage_with(ctx, p, "craftsman_limit"))
+    return ctx.t.craftsman_limit + extra
+
+
+def over_limit(ctx: Ctx, state: State) -> str | None:
+    """The first player (turn order) holding more craftsmen than allowed, if any."""
+    for name in turn_order(state):
+        p = state.players[name]
+        if len(p.craftsmen) > craftsman_limit(ctx, p):
+            return name
+    return None
+
+
+def counted_resources(ctx: Ctx, p: PlayerState) -> int:
+    """Cubes that count against the resource limit (PIL-CATH-06)."""
+    r = p.resources
+    total = r["sand"] + r["wood"] + r["stone"]
+    return total + r["metal"] if ctx.t.resource_limit_counts_metal else total
+
+
+def occupants(state: State, location: str) -> tuple[str, ...]:
+    """Owners of the builders on a location's spaces, in space order."""
+    found = [(s, o) for s, o in state.spaces.items() if location_of(s) == location]
+    found.sort(key=lambda so: int(so[0].rsplit("_", 1)[1]))
+    return tuple(o for _, o in found)
+
+
+def event_affects(ctx: Ctx, state: State, name: str) -> bool:
+    """Whether this round's event applies to a player (PIL-EVENT-01, PIL-BISHOP-01)."""
+    if state.event is None:
+        return False
+    card = ctx.t.events[state.event]
+    p = state.players[name]
+    if card.sign == "negative":
+        return not p.protected
+    on_bishop = name in occupants(state, "bishop")
+    return not (on_bishop and ctx.o.bishop_positive == "cube_only")

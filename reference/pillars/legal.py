@@ -1,0 +1,208 @@
+"""Who acts next, every legal event, and chance outcomes with their probabilities."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations, permutations
+from typing import Any
+
+from reference.core.game import CHANCE
+from reference.pillars.events import (
+    BuyResources,
+    ChooseArchbishopCraftsman,
+    DiscardCraftsman,
+    DrawMasterBuilder,
+    EndCathedral,
+    PassCards,
+    PassMarket,
+    PassMasterBuilder,
+    PlaceMasterBuilder,
+    PlayAdvantage,
+    RejectMasterBuilder,
+    ReturnResources,
+    RevealAdvantages,
+    RevealCraftsmen,
+    RevealEvent,
+    RevealResourceCards,
+    RollTax,
+    SellResources,
+    TakeBishopResource,
+    TakeCraftsman,
+    TakeResourceCard,
+    UseCraftsman,
+)
+from reference.pillars.flow import (
+    Ctx,
+    advantage_with,
+    counted_resources,
+    over_limit,
+    permitted,
+)
+from reference.pillars.rules_actions import use_times_limit
+from reference.pillars.rules_cards import free_spaces, placement_cost
+from reference.pillars.state import State
+from reference.pillars.steps import archbishop_choices
+from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
+
+CHANCE_STAGES = frozenset({"advantages", "craftsmen", "resource_cards", "draw", "event", "tax"})
+
+
+def to_act(ctx: Ctx, state: State) -> str:
+    """The player to decide next, or CHANCE."""
+    if state.phase == "over":
+        return state.start_player
+    # PIL-CRAFT-01: a player over the craftsman limit discards before anything else.
+    over = over_limit(ctx, state)
+    if over is not None:
+        return over
+    if state.stage in CHANCE_STAGES:
+        return CHANCE
+    if state.stage == "decide":
+        assert state.drawn is not None
+        return state.drawn
+    if state.stage == "review":
+        return state.start_player
+    if state.stage == "place_passed":
+        return state.passed_builders[0]
+    return state.queue[0]
+
+
+def chance_outcomes(ctx: Ctx, state: State) -> list[tuple[Any, float]]:
+    """Each chance outcome with its probability, in a stable order."""
+    t = ctx.t
+    if over_limit(ctx, state) is not None or state.stage not in CHANCE_STAGES:
+        return []
+    if state.phase == "over":
+        return []
+    if state.stage == "advantages":
+        n = t.advantages_per_round
+        last = state.round == t.rounds
+        pool = t.last_round_advantages() if last else state.advantage_deck
+        adv = [RevealAdvantages(tuple(p)) for p in permutations(pool, n)]
+        return [(e, 1 / len(adv)) for e in adv]
+    if state.stage == "craftsmen":
+        mine = [c for c in state.craftsman_deck if t.craftsmen[c].round == state.round]
+        crafts = [RevealCraftsmen(tuple(p)) for p in permutations(mine, t.shiring_per_round)]
+        return [(e, 1 / len(crafts)) for e in crafts]
+    if state.stage == "resource_cards":
+        n = len(t.resource_cards) - t.resource_cards_revealed
+        res = [RevealResourceCards(c) for c in combinations(t.resource_cards, n)]
+        return [(e, 1 / len(res)) for e in res]
+    if state.stage == "draw":
+        total = sum(state.bag.values())
+        return [
+            (DrawMasterBuilder(name), state.bag[name] / total)
+            for name in state.seats
+            if state.bag.get(name, 0)
+        ]
+    if state.stage == "event":
+        unseen = state.events_unseen
+        return [(RevealEvent(e), 1 / len(unseen)) for e in unseen]
+    faces = sorted(set(t.die_faces))
+    count = len(t.die_faces)
+    return [(RollTax(f), float(Fraction(t.die_faces.count(f), count))) for f in faces]
+
+
+def legal_events(ctx: Ctx, state: State) -> list[Any]:
+    """Every legal event here, in a stable order."""
+    if state.phase == "over":
+        return []
+    actor = to_act(ctx, state)
+    if actor == CHANCE:
+        return [e for e, _ in chance_outcomes(ctx, state)]
+    p = state.players[actor]
+    if over_limit(ctx, state) == actor:
+        return [DiscardCraftsman(actor, c) for c in p.craftsmen]
+    stage = state.stage
+    out: list[Any] = []
+    if stage == "choose":
+        free = p.available_workers() - p.workers_placed
+        for card in state.card_supply:
+            if card in ctx.t.resource_cards:
+                if ctx.t.resource_cards[card].workers <= free:
+                    out.append(TakeResourceCard(actor, card))
+            elif ctx.t.craftsmen[card].cost <= p.gold:
+                out.append(TakeCraftsman(actor, card))
+        out.append(PassCards(actor))
+    elif stage == "review":
+        out += [RejectMasterBuilder(actor, False), RejectMasterBuilder(actor, True)]
+    elif stage in ("decide", "place_passed"):
+        cost = placement_cost(ctx, state)
+        remigius = stage == "decide" and cost > 0 and advantage_with(ctx, p, "free_builder")
+        for space in free_spaces(ctx, state):
+            if p.gold >= cost:
+                out.append(PlaceMasterBuilder(actor, space))
+            if remigius:
+                out.append(PlaceMasterBuilder(actor, space, True))
+        if stage == "decide" and state.draws < ctx.t.free_from_draw:
+            out.append(PassMasterBuilder(actor))
+    elif stage in ("thomas", "tax_exemption"):
+        effect = "protection" if stage == "thomas" else "tax_exemption"
+        for card in advantage_with(ctx, p, effect):
+            out += [PlayAdvantage(actor, card, True), PlayAdvantage(actor, card, False)]
+    elif stage == "division":
+        out += [DiscardCraftsman(actor, c) for c in p.craftsmen]
+    elif stage == "archbishop":
+        out += [ChooseArchbishopCraftsman(actor, c) for c in archbishop_choices(ctx, state, actor)]
+    elif stage == "bishop":
+        out += [TakeBishopResource(actor, r) for r in MARKET_RESOURCES if state.market[r] > 0]
+    elif stage == "market":
+        out += _market_events(ctx, state, actor)
+    elif stage == "cathedral":
+        out += _cathedral_events(ctx, state, actor)
+    return out
+
+
+def _market_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
+    p = state.players[actor]
+    out: list[Any] = []
+    for r in MARKET_RESOURCES:
+        if r == "wood" and not permitted(ctx, p, "buy_wood"):
+            continue
+        if ctx.o.resale_ban == "both_ways" and r in p.sold:
+            continue
+        most = min(state.market[r], p.gold // ctx.t.buy_prices[r] if ctx.t.buy_prices[r] else 99)
+        out += [BuyResources(actor, r, n) for n in range(1, most + 1)]
+    for r in RESOURCES:
+        if r in p.bought or (r == "stone" and not permitted(ctx, p, "sell_stone")):
+            continue
+        out += [SellResources(actor, r, n) for n in range(1, p.resources[r] + 1)]
+    out.append(PassMarket(actor))
+    return out
+
+
+def _cathedral_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
+    p = state.players[actor]
+    if state.returning:
+        excess = counted_resources(ctx, p) - ctx.t.resource_limit
+        kinds = RESOURCES if ctx.t.resource_limit_counts_metal else RESOURCES[:3]
+        return [ReturnResources(actor, *combo) for combo in _splits(excess, kinds, p.resources)]
+    out: list[Any] = []
+    fams = {ctx.t.craftsmen[c].family for c in p.craftsmen}
+    for cid in p.craftsmen:
+        c = ctx.t.craftsmen[cid]
+        if c.automatic or (c.needs_family is not None and c.needs_family not in fams):
+            continue
+        most = use_times_limit(ctx, state, actor, cid)
+        out += [UseCraftsman(actor, cid, n) for n in range(1, most + 1)]
+    out.append(EndCathedral(actor))
+    return out
+
+
+def _splits(total: int, kinds: tuple[str, ...], held: dict[str, int]) -> list[tuple[int, ...]]:
+    """Every way to return ``total`` cubes from what is held, as (sand, wood, stone, metal)."""
+    result: list[tuple[int, ...]] = []
+
+    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
+        if i == len(kinds):
+            if left == 0:
+                result.append(acc + (0,) * (4 - len(acc)))
+            return
+        for n in range(min(left, held[kinds[i]]) + 1):
+            rec(i + 1, left - n, acc + (n,))
+
+    rec(0, total, ())
+    return result
+
+
+__all__ = ["legal_events", "chance_outcomes", "to_act"]

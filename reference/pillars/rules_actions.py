@@ -1,0 +1,333 @@
+"""Phase III choices: event decisions, the Bishop's cube, tax, market, cathedral, discards."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import MalformedEvent, RuleViolation
+from reference.pillars.events import (
+    BuyResources,
+    ChooseArchbishopCraftsman,
+    DiscardCraftsman,
+    EndCathedral,
+    PassMarket,
+    PlayAdvantage,
+    ReturnResources,
+    RevealEvent,
+    RollTax,
+    SellResources,
+    TakeBishopResource,
+    UseCraftsman,
+)
+from reference.pillars.flow import (
+    Ctx,
+    add_gold,
+    add_vp,
+    counted_resources,
+    evolve_player,
+    families,
+    over_limit,
+    permitted,
+    with_player,
+)
+from reference.pillars.rules_cards import due
+from reference.pillars.state import State
+from reference.pillars.steps import (
+    after_event_reveal,
+    apply_tax,
+    archbishop_choices,
+    cathedral_turn,
+    pay_tax,
+    resolve_event,
+    start_cathedral,
+    steps_3_to_8,
+    steps_10_to_12,
+    to_bishop,
+)
+from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
+
+
+def reveal_event(ctx: Ctx, state: State, ev: RevealEvent) -> State:
+    """PIL-EVENT-01: one unseen event card is revealed each round."""
+    due(state, "actions", "event", "revealing the event")
+    if ev.event not in state.events_unseen:
+        raise RuleViolation("PIL-EVENT-01", f"event {ev.event!r} is not among the unseen cards")
+    unseen = tuple(e for e in state.events_unseen if e != ev.event)
+    state = attrs.evolve(
+        state, event=ev.event, events_unseen=unseen, events_seen=state.events_seen + (ev.event,)
+    )
+    return after_event_reveal(ctx, state)
+
+
+def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
+    """Decide whether to play Thomas (PIL-ADV-09) or a tax exemption (PIL-ADV-08)."""
+    if state.phase != "actions" or state.stage not in ("thomas", "tax_exemption"):
+        raise RuleViolation("PIL-TURN-02", "no one-shot advantage card can be played now")
+    effect = "protection" if state.stage == "thomas" else "tax_exemption"
+    rule = "PIL-ADV-09" if effect == "protection" else "PIL-ADV-08"
+    p = state.players[ev.player]
+    # PIL-ADV-08/09: only a held card whose moment this is can be played.
+    if ev.card not in p.advantages or ctx.t.advantages[ev.card].effect != effect:
+        raise RuleViolation(rule, f"{ev.player} holds no {effect} card {ev.card!r} to play now")
+    queue = state.queue[1:]
+    if ev.play:
+        advantages = tuple(a for a in p.advantages if a != ev.card)
+        state = evolve_player(state, ev.player, advantages=advantages)
+        state = attrs.evolve(state, advantages_out=state.advantages_out + (ev.card,))
+        if effect == "protection":
+            state = evolve_player(state, ev.player, protected=True)
+    elif effect == "tax_exemption":
+        state = pay_tax(ctx, state, ev.player)
+    state = attrs.evolve(state, queue=queue)
+    if queue:
+        return state
+    return resolve_event(ctx, state) if effect == "protection" else steps_10_to_12(ctx, state)
+
+
+def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraftsman) -> State:
+    """PIL-EVENT-04: one own craftsman gets one extra use this round."""
+    due(state, "actions", "archbishop", "choosing the archbishop's craftsman")
+    if ev.craftsman not in archbishop_choices(ctx, state, ev.player):
+        raise RuleViolation(
+            "PIL-EVENT-04", f"{ev.craftsman!r} cannot take the archbishop's extra use"
+        )
+    state = evolve_player(state, ev.player, bonus_craftsman=ev.craftsman)
+    state = attrs.evolve(state, queue=state.queue[1:])
+    return state if state.queue else to_bishop(ctx, state)
+
+
+def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
+    """PIL-CRAFT-01 (over the limit) or PIL-EVENT-03 (division event): discard a craftsman."""
+    over = over_limit(ctx, state)
+    division = state.stage == "division" and state.queue[:1] == (ev.player,)
+    if over != ev.player and not division:
+        raise RuleViolation("PIL-TURN-02", f"{ev.player} has no craftsman to discard now")
+    p = state.players[ev.player]
+    # PIL-CRAFT-02: the discard is one of the player's own craftsmen; it leaves the game.
+    if ev.craftsman not in p.craftsmen:
+        raise RuleViolation("PIL-CRAFT-02", f"{ev.player} holds no craftsman {ev.craftsman!r}")
+    kept = list(p.craftsmen)
+    kept.remove(ev.craftsman)
+    state = evolve_player(state, ev.player, craftsmen=tuple(kept))
+    state = attrs.evolve(state, craftsmen_out=state.craftsmen_out + (ev.craftsman,))
+    if over == ev.player:
+        return state
+    state = attrs.evolve(state, queue=state.queue[1:])
+    return state if state.queue else to_bishop(ctx, state)
+
+
+def take_bishop_resource(ctx: Ctx, state: State, ev: TakeBishopResource) -> State:
+    """PIL-BISHOP-01: on a positive event the occupant takes one cube from the market."""
+    due(state, "actions", "bishop", "taking the Bishop's cube")
+    if ev.resource not in MARKET_RESOURCES or state.market[ev.resource] < 1:
+        raise RuleViolation("PIL-BISHOP-01", f"the market has no {ev.resource} to take")
+    market = dict(state.market)
+    market[ev.resource] -= 1
+    p = state.players[ev.player]
+    resources = dict(p.resources)
+    resources[ev.resource] += 1
+    state = evolve_player(attrs.evolve(state, market=market), ev.player, resources=resources)
+    state = attrs.evolve(state, queue=state.queue[1:])
+    return state if state.queue else steps_3_to_8(ctx, state)
+
+
+def roll_tax(ctx: Ctx, state: State, ev: RollTax) -> State:
+    """PIL-TAX-01: the tax die shows one of its faces."""
+    due(state, "actions", "tax", "rolling the tax die")
+    if ev.tax not in ctx.t.die_faces:
+        raise RuleViolation("PIL-TAX-01", f"the tax die has no face {ev.tax}")
+    return apply_tax(ctx, attrs.evolve(state, tax=ev.tax))
+
+
+# --- step 12: market ---------------------------------------------------------------------
+
+
+def _resource(name: str) -> str:
+    if name not in RESOURCES:
+        raise MalformedEvent(
+            f"unknown resource {name!r} (known: {', '.join(RESOURCES)})", "resource"
+        )
+    return name
+
+
+def _next_trader(ctx: Ctx, state: State, acted: bool) -> State:
+    queue = state.queue[1:] + state.queue[:1] if acted else state.queue[1:]
+    state = attrs.evolve(state, queue=queue)
+    return state if queue else start_cathedral(ctx, state)
+
+
+def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
+    """Buy cubes of one type at the market."""
+    due(state, "actions", "market", "buying at the market")
+    r = _resource(ev.resource)
+    p = state.players[ev.player]
+    # PIL-MARKET-04: metal is never bought.
+    if r not in MARKET_RESOURCES:
+        raise RuleViolation("PIL-MARKET-04", "metal cannot be bought at the market")
+    # PIL-MARKET-05: at least one cube, no more than the market holds.
+    if ev.count < 1 or ev.count > state.market[r]:
+        raise RuleViolation(
+            "PIL-MARKET-05", f"the market holds {state.market[r]} {r}; cannot buy {ev.count}"
+        )
+    # PIL-MARKET-08: without a woodworker no wood can be bought.
+    if r == "wood" and not permitted(ctx, p, "buy_wood"):
+        raise RuleViolation("PIL-MARKET-08", f"{ev.player} has no woodworker and cannot buy wood")
+    # PIL-MARKET-07 (option resale_ban=both_ways): no buying back a type sold this round.
+    if ctx.o.resale_ban == "both_ways" and r in p.sold:
+        raise RuleViolation("PIL-MARKET-07", f"{ev.player} sold {r} this round and cannot buy it")
+    # PIL-MARKET-02/06: the price is paid in gold, which may not go below 0.
+    price = ctx.t.buy_prices[r] * ev.count
+    if p.gold < price:
+        raise RuleViolation(
+            "PIL-MARKET-06", f"{ev.count} {r} cost {price} gold; {ev.player} has {p.gold}"
+        )
+    market = dict(state.market)
+    market[r] -= ev.count
+    resources = dict(p.resources)
+    resources[r] += ev.count
+    bought = p.bought if r in p.bought else p.bought + (r,)
+    state = evolve_player(
+        attrs.evolve(state, market=market),
+        ev.player,
+        gold=p.gold - price,
+        resources=resources,
+        bought=bought,
+    )
+    return _next_trader(ctx, state, True)
+
+
+def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
+    """Sell cubes of one type; they go to the general supply."""
+    due(state, "actions", "market", "selling at the market")
+    r = _resource(ev.resource)
+    p = state.players[ev.player]
+    # PIL-MARKET-10: at least one cube, no more than the player holds.
+    if ev.count < 1 or ev.count > p.resources[r]:
+        raise RuleViolation(
+            "PIL-MARKET-10", f"{ev.player} holds {p.resources[r]} {r}; cannot sell {ev.count}"
+        )
+    # PIL-MARKET-09: without a stonecutter no stone can be sold.
+    if r == "stone" and not permitted(ctx, p, "sell_stone"):
+        raise RuleViolation(
+            "PIL-MARKET-09", f"{ev.player} has no stonecutter and cannot sell stone"
+        )
+    # PIL-MARKET-07: a type bought this round may not be sold again.
+    if r in p.bought:
+        raise RuleViolation(
+            "PIL-MARKET-07", f"{ev.player} bought {r} this round and cannot resell it"
+        )
+    supply = dict(state.supply)
+    supply[r] += ev.count
+    resources = dict(p.resources)
+    resources[r] -= ev.count
+    sold = p.sold if r in p.sold else p.sold + (r,)
+    # PIL-MARKET-03: selling pays the sell price (equal to the buy price; metal 5).
+    p = add_gold(
+        ctx, attrs.evolve(p, resources=resources, sold=sold), ctx.t.sell_prices[r] * ev.count
+    )
+    state = with_player(attrs.evolve(state, supply=supply), ev.player, p)
+    return _next_trader(ctx, state, True)
+
+
+def pass_market(ctx: Ctx, state: State, ev: PassMarket) -> State:
+    """PIL-MARKET-01: a player who passes trades no more this round."""
+    due(state, "actions", "market", "passing at the market")
+    return _next_trader(ctx, state, False)
+
+
+# --- step 13: cathedral ------------------------------------------------------------------
+
+
+def use_times_limit(ctx: Ctx, state: State, name: str, cid: str) -> int:
+    """How many more times a craftsman can be used now (capacity and inputs)."""
+    p = state.players[name]
+    c = ctx.t.craftsmen[cid]
+    left = c.uses + (1 if p.bonus_craftsman == cid else 0) - p.craftsman_uses.get(cid, 0)
+    for what, n in c.input.items():
+        held = p.gold if what == "gold" else p.resources[what]
+        if n:
+            left = min(left, held // n)
+    return max(0, left)
+
+
+def use_craftsman(ctx: Ctx, state: State, ev: UseCraftsman) -> State:
+    """Apply a craftsman's formula ``times`` times (PIL-CATH-01)."""
+    due(state, "actions", "cathedral", "using a craftsman")
+    if state.returning:
+        raise RuleViolation(
+            "PIL-TURN-02", f"{ev.player} has ended conversions and must return cubes"
+        )
+    p = state.players[ev.player]
+    # PIL-CATH-01: a player converts with their own craftsmen, at least once per use.
+    if ev.craftsman not in p.craftsmen or ev.times < 1:
+        raise RuleViolation(
+            "PIL-CATH-01", f"{ev.player} cannot use {ev.craftsman!r} {ev.times} times"
+        )
+    c = ctx.t.craftsmen[ev.craftsman]
+    # PIL-CATH-05: the tool maker and architect score by themselves.
+    if c.automatic:
+        raise RuleViolation(
+            "PIL-CATH-05", f"{ev.craftsman} scores automatically and is not used by hand"
+        )
+    # PIL-CATH-04: a mason scores nothing unless its owner holds a mortar mixer.
+    if c.needs_family is not None and c.needs_family not in families(ctx, p):
+        raise RuleViolation(
+            "PIL-CATH-04", f"{ev.player} has no {c.needs_family}, so {ev.craftsman} scores nothing"
+        )
+    # PIL-CATH-02: at most the printed uses per round (+1 from the archbishop event).
+    cap = c.uses + (1 if p.bonus_craftsman == ev.craftsman else 0)
+    used = p.craftsman_uses.get(ev.craftsman, 0)
+    if used + ev.times > cap:
+        raise RuleViolation("PIL-CATH-02", f"{ev.craftsman} has {cap - used} uses left this round")
+    # PIL-CATH-03: each use consumes its inputs, which the player must hold.
+    resources = dict(p.resources)
+    supply = dict(state.supply)
+    gold = p.gold
+    for what, n in c.input.items():
+        need = n * ev.times
+        held = gold if what == "gold" else resources[what]
+        if held < need:
+            raise RuleViolation(
+                "PIL-CATH-03", f"{ev.times} uses of {ev.craftsman} need {need} {what}"
+            )
+        if what == "gold":
+            gold -= need
+        else:
+            resources[what] -= need
+            supply[what] += need
+    uses = dict(p.craftsman_uses)
+    uses[ev.craftsman] = used + ev.times
+    p = attrs.evolve(p, gold=gold, resources=resources, craftsman_uses=uses)
+    p = add_vp(ctx, add_gold(ctx, p, c.gold * ev.times), c.vp * ev.times)
+    return with_player(attrs.evolve(state, supply=supply), ev.player, p)
+
+
+def end_cathedral(ctx: Ctx, state: State, ev: EndCathedral) -> State:
+    """End conversions; PIL-CATH-06: cubes over the limit must then be returned."""
+    due(state, "actions", "cathedral", "ending conversions")
+    if state.returning:
+        raise RuleViolation("PIL-TURN-02", f"{ev.player} must return cubes over the limit")
+    if counted_resources(ctx, state.players[ev.player]) > ctx.t.resource_limit:
+        return attrs.evolve(state, returning=True)
+    return cathedral_turn(ctx, attrs.evolve(state, queue=state.queue[1:]))
+
+
+def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
+    """PIL-CATH-06: keep any 5 cubes, returning exactly the rest to the board unpaid."""
+    due(state, "actions", "cathedral", "returning cubes")
+    if not state.returning:
+        raise RuleViolation("PIL-TURN-02", f"{ev.player} has not ended conversions")
+    p = state.players[ev.player]
+    back = {"sand": ev.sand, "wood": ev.wood, "stone": ev.stone, "metal": ev.metal}
+    excess = counted_resources(ctx, p) - ctx.t.resource_limit
+    if any(n < 0 or n > p.resources[r] for r, n in back.items()):
+        raise RuleViolation("PIL-CATH-06", f"{ev.player} cannot return cubes they do not hold")
+    if not ctx.t.resource_limit_counts_metal and back["metal"]:
+        raise RuleViolation("PIL-CATH-06", "metal does not count against the limit here")
+    if sum(back.values()) != excess:
+        raise RuleViolation("PIL-CATH-06", f"{ev.player} must return exactly {excess} cubes")
+    resources = {r: p.resources[r] - back[r] for r in RESOURCES}
+    supply = {r: state.supply[r] + back[r] for r in RESOURCES}
+    state = evolve_player(attrs.evolve(state, supply=supply), ev.player, resources=resources)
+    state = attrs.evolve(state, returning=False, queue=state.queue[1:])
+    return cathedral_turn(ctx, state)

@@ -1,0 +1,279 @@
+"""Phase III, steps 1-14, in board order: the automatic parts and the hand-overs to the
+stages where players (or chance) decide."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.pillars.flow import (
+    Ctx,
+    add_gold,
+    add_vp,
+    advantage_with,
+    event_affects,
+    evolve_player,
+    grant,
+    occupants,
+    pay,
+    settle_owed,
+    turn_order,
+    with_player,
+)
+from reference.pillars.rounds import end_round
+from reference.pillars.state import State
+
+PRODUCTION_ORDER = ("wood", "stone", "sand")
+"""Steps 6 (forest), 7 (quarry), 8 (gravel pit)."""
+
+
+def start_actions(ctx: Ctx, state: State) -> State:
+    """Phase III begins: the round's event is revealed (chance)."""
+    return attrs.evolve(state, phase="actions", stage="event", queue=(), drawn=None)
+
+
+def after_event_reveal(ctx: Ctx, state: State) -> State:
+    """Step 1: protection first (PIL-BISHOP-01), then Thomas decisions (PIL-ADV-09)."""
+    assert state.event is not None
+    card = ctx.t.events[state.event]
+    bishop = occupants(state, "bishop")
+    players = dict(state.players)
+    for name in bishop:
+        if card.sign == "negative":
+            players[name] = attrs.evolve(players[name], protected=True)
+    state = attrs.evolve(state, players=players)
+    if card.sign == "negative":
+        queue = tuple(
+            n
+            for n in turn_order(state)
+            if not state.players[n].protected
+            and advantage_with(ctx, state.players[n], "protection")
+        )
+        if queue:
+            return attrs.evolve(state, stage="thomas", queue=queue)
+    return resolve_event(ctx, state)
+
+
+def resolve_event(ctx: Ctx, state: State) -> State:
+    """PIL-EVENT-01: apply the event to every player it affects, in turn order."""
+    assert state.event is not None
+    card = ctx.t.events[state.event]
+    choosers: list[str] = []
+    for name in turn_order(state):
+        if not event_affects(ctx, state, name):
+            continue
+        p = state.players[name]
+        if card.effect == "gold":
+            p = add_gold(ctx, p, card.amount) if card.amount >= 0 else pay(ctx, p, -card.amount)
+            state = with_player(state, name, p)
+        elif card.effect == "vp":
+            state = with_player(state, name, add_vp(ctx, p, card.amount))
+        elif card.effect == "metal":
+            state = grant(state, name, "metal", card.amount)
+        elif card.effect == "wool_mill_gold":
+            gain = min(p.wool_mill(), card.amount) * ctx.t.wool_mill_gold_per_worker
+            state = with_player(state, name, add_gold(ctx, p, gain))
+        elif card.effect == "builders_next_round":
+            # PIL-EVENT-05: the city wall leaves the player this many builders next round.
+            state = evolve_player(state, name, builders_next_round=card.amount)
+        elif _must_choose(ctx, state, name, card.effect):
+            # PIL-EVENT-03 / PIL-EVENT-04: the player chooses a craftsman next.
+            choosers.append(name)
+        # yield_per_card acts at production (steps 6-8).
+    if choosers:
+        stage = "division" if card.effect == "discard_craftsman" else "archbishop"
+        return attrs.evolve(state, stage=stage, queue=tuple(choosers))
+    return to_bishop(ctx, state)
+
+
+def _must_choose(ctx: Ctx, state: State, name: str, effect: str) -> bool:
+    if effect == "discard_craftsman":
+        return bool(state.players[name].craftsmen)
+    return effect == "craftsman_capacity" and bool(archbishop_choices(ctx, state, name))
+
+
+def archbishop_choices(ctx: Ctx, state: State, name: str) -> tuple[str, ...]:
+    """PIL-EVENT-04: craftsmen that may take the archbishop's extra use."""
+    p = state.players[name]
+    return tuple(
+        c
+        for c in p.craftsmen
+        if not ctx.t.craftsmen[c].automatic
+        and ctx.t.craftsmen[c].family not in ctx.t.archbishop_excluded
+    )
+
+
+def to_bishop(ctx: Ctx, state: State) -> State:
+    """Step 2: on a positive event the Bishop's seat occupant takes a free market cube."""
+    assert state.event is not None
+    if ctx.t.events[state.event].sign == "positive" and any(state.market.values()):
+        queue = occupants(state, "bishop")
+        if queue:
+            return attrs.evolve(state, stage="bishop", queue=queue)
+    return steps_3_to_8(ctx, state)
+
+
+def steps_3_to_8(ctx: Ctx, state: State) -> State:
+    """Wool mill, Kingsbridge, Priory and production; then the tax die is rolled."""
+    t = ctx.t
+    order = turn_order(state)
+    # PIL-CARDS-07 (step 3): every worker not placed on a resource card earns gold.
+    for name in order:
+        p = state.players[name]
+        state = with_player(
+            state, name, add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
+        )
+    # PIL-KINGSBRIDGE-01 (step 4): occupants take the advantage card on their space.
+    for space in sorted(state.kingsbridge):
+        owner = state.spaces.get(space)
+        if owner is not None:
+            state = take_advantage(ctx, state, owner, state.kingsbridge[space], space)
+    # PIL-PRIORY-01 (step 5): 2 VP on the first space, 1 on the second; Philip +1 (PIL-ADV-06).
+    for i, owner in enumerate(occupants(state, "priory")):
+        p = state.players[owner]
+        bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
+        state = with_player(state, owner, add_vp(ctx, p, t.priory_vp[i] + bonus))
+    # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market.
+    event = t.events[state.event] if state.event is not None else None
+    for resource in PRODUCTION_ORDER:
+        for name in order:
+            state = settle_owed(state, name, resource)
+            p = state.players[name]
+            due = 0
+            for cid in p.resource_cards:
+                card = t.resource_cards[cid]
+                if card.resource != resource:
+                    continue
+                extra = 0
+                # PIL-EVENT-06: volunteers / cold winter change each card's yield.
+                if event is not None and event.effect == "yield_per_card":
+                    extra = event.amount if event_affects(ctx, state, name) else 0
+                due += max(0, card.yield_ + extra)
+            if ctx.o.income_cards == "every_round":
+                # PIL-ADV-02: an income card adds its cube every round.
+                for a in advantage_with(ctx, p, "income"):
+                    if t.advantages[a].resource == resource:
+                        due += t.advantages[a].amount
+            state = grant(state, name, resource, due)
+    for name in order:
+        state = settle_owed(state, name, "metal")
+        state = evolve_player(state, name, resource_cards=(), workers_placed=0)
+    return attrs.evolve(state, stage="tax", queue=())
+
+
+def take_advantage(ctx: Ctx, state: State, name: str, card_id: str, space: str) -> State:
+    """PIL-ADV-01: an immediate card acts now and leaves play; others are kept."""
+    card = ctx.t.advantages[card_id]
+    kingsbridge = dict(state.kingsbridge)
+    del kingsbridge[space]
+    state = attrs.evolve(state, kingsbridge=kingsbridge)
+    p = state.players[name]
+    if card.kind != "immediate":
+        state = evolve_player(state, name, advantages=p.advantages + (card_id,))
+        if card.effect == "worker":
+            # PIL-ADV-04: Otto's black worker joins the player's workers.
+            state = evolve_player(state, name, workers=p.workers + card.amount)
+        if card.effect == "income" and ctx.o.income_cards == "once" and card.resource:
+            state = grant(state, name, card.resource, card.amount)
+        return state
+    state = attrs.evolve(state, advantages_out=state.advantages_out + (card_id,))
+    if card.effect == "vp":
+        return with_player(state, name, add_vp(ctx, p, card.amount))
+    if card.effect == "gold":
+        return with_player(state, name, add_gold(ctx, p, card.amount))
+    if card.effect == "metal":
+        return grant(state, name, "metal", card.amount)
+    for resource, n in card.resources.items():
+        state = grant(state, name, resource, n)
+    return state
+
+
+def apply_tax(ctx: Ctx, state: State) -> State:
+    """PIL-TAX-01 (step 9): King's Court occupants pay nothing (the first takes the metal);
+    everyone else pays the die, Francis caps it (PIL-ADV-05), holders of a tax exemption
+    decide whether to play it (PIL-ADV-08)."""
+    assert state.tax is not None
+    court = occupants(state, "kings_court")
+    if court and state.kings_court_metal:
+        take = min(state.kings_court_metal, ctx.t.kings_court_first_metal)
+        p = state.players[court[0]]
+        resources = dict(p.resources)
+        resources["metal"] += take
+        state = attrs.evolve(state, kings_court_metal=state.kings_court_metal - take)
+        state = evolve_player(state, court[0], resources=resources)
+    deciders: list[str] = []
+    for name in turn_order(state):
+        if name in court:
+            continue
+        if advantage_with(ctx, state.players[name], "tax_exemption"):
+            deciders.append(name)
+            continue
+        state = pay_tax(ctx, state, name)
+    if deciders:
+        return attrs.evolve(state, stage="tax_exemption", queue=tuple(deciders))
+    return steps_10_to_12(ctx, state)
+
+
+def tax_due(ctx: Ctx, state: State, name: str) -> int:
+    """The tax a player owes this round (Francis caps it)."""
+    assert state.tax is not None
+    due = state.tax
+    for a in advantage_with(ctx, state.players[name], "tax_cap"):
+        due = min(due, ctx.t.advantages[a].amount)
+    return due
+
+
+def pay_tax(ctx: Ctx, state: State, name: str) -> State:
+    """One player pays the tax (PIL-TAX-02 covers a shortfall)."""
+    return with_player(state, name, pay(ctx, state.players[name], tax_due(ctx, state, name)))
+
+
+def steps_10_to_12(ctx: Ctx, state: State) -> State:
+    """Shiring (free craftsmen), Shiring Castle (grey workers), then the market opens."""
+    # PIL-SHIRING-01 (step 10): occupants take the craftsman on their space without paying.
+    for space in sorted(state.shiring):
+        owner = state.spaces.get(space)
+        if owner is None:
+            continue
+        shiring = dict(state.shiring)
+        card = shiring.pop(space)
+        state = attrs.evolve(state, shiring=shiring)
+        state = evolve_player(state, owner, craftsmen=state.players[owner].craftsmen + (card,))
+    # PIL-CASTLE-01 (step 11): the occupant takes grey workers for next round.
+    for owner in occupants(state, "castle"):
+        take = min(ctx.t.castle_grey_workers, state.castle_workers)
+        p = state.players[owner]
+        state = attrs.evolve(state, castle_workers=state.castle_workers - take)
+        state = evolve_player(state, owner, grey_workers_next=p.grey_workers_next + take)
+    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
+    queue: list[str] = []
+    for owner in occupants(state, "market"):
+        if owner not in queue:
+            queue.append(owner)
+    if queue:
+        return attrs.evolve(state, stage="market", queue=tuple(queue))
+    return start_cathedral(ctx, state)
+
+
+def start_cathedral(ctx: Ctx, state: State) -> State:
+    """Step 13 begins with the start player (PIL-CATH-01)."""
+    state = attrs.evolve(state, stage="cathedral", queue=turn_order(state), returning=False)
+    return cathedral_turn(ctx, state)
+
+
+def cathedral_turn(ctx: Ctx, state: State) -> State:
+    """PIL-CATH-05: a player's automatic craftsmen (tool maker, architect) score when their
+    step-13 turn begins; with nobody left, the round ends."""
+    if not state.queue:
+        return end_round(ctx, state)
+    name = state.queue[0]
+    p = state.players[name]
+    uses = dict(p.craftsman_uses)
+    for cid in p.craftsmen:
+        c = ctx.t.craftsmen[cid]
+        if not c.automatic or uses.get(cid, 0):
+            continue
+        if c.needs_metal and p.resources["metal"] < 1:
+            continue
+        uses[cid] = 1
+        p = add_vp(ctx, add_gold(ctx, p, c.gold), c.vp)
+    return with_player(state, name, attrs.evolve(p, craftsman_uses=uses))
