@@ -1,0 +1,71 @@
+"""Small helpers the rule modules share: piece positions, occupancy, supplies, the end."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
+from reference.palmyra.state import LEGION, OVER, Action, PlayerState, State
+from reference.palmyra.tiles import TILES
+
+
+def position(player: PlayerState, piece: str) -> str:
+    """Where ``piece`` ('legion' or 'censor') of ``player`` stands."""
+    return player.legion if piece == LEGION else player.censor
+
+
+def occupied(state: State) -> set[str]:
+    """Every land-tile cell a legion or censor stands on (the centre is not a cell)."""
+    cells: set[str] = set()
+    for p in state.players.values():
+        if p.legion != CENTRE:
+            cells.add(p.legion)
+        if p.censor != CENTRE:
+            cells.add(p.censor)
+    return cells
+
+
+def targets(state: State, pos: str) -> tuple[str, ...]:
+    """Empty cells a tile may go on from a piece at ``pos`` (PAL-PLACE-02, PAL-PLACE-03)."""
+    around = touching(state.city) if pos == CENTRE else neighbours(pos)
+    return tuple(c for c in around if c not in state.board and c not in state.city)
+
+
+def move_to(player: PlayerState, piece: str, cell: str) -> PlayerState:
+    """``player`` with ``piece`` standing at ``cell``."""
+    if piece == LEGION:
+        return attrs.evolve(player, legion=cell)
+    return attrs.evolve(player, censor=cell)
+
+
+def without(tiles: tuple[str, ...], code: str) -> tuple[str, ...]:
+    """``tiles`` with one copy of ``code`` taken out (it must be there)."""
+    i = tiles.index(code)
+    return tiles[:i] + tiles[i + 1 :]
+
+
+def with_added(tiles: tuple[str, ...], *codes: str) -> tuple[str, ...]:
+    """``tiles`` with ``codes`` added, kept sorted."""
+    return tuple(sorted(tiles + codes))
+
+
+def set_player(state: State, name: str, player: PlayerState) -> State:
+    """``state`` with one player's record replaced (a new players dict, seat order kept)."""
+    players = dict(state.players)
+    players[name] = player
+    return attrs.evolve(state, players=players)
+
+
+def finish(state: State, reason: str) -> State:
+    """The game ends at once (PAL-END-01, PAL-END-02); ``reason`` is 'tiles' or 'bank'."""
+    return attrs.evolve(state, phase=OVER, end=reason, draws_due=(), action=Action())
+
+
+def is_icon(code: str) -> bool:
+    """Whether the tile carries an icon."""
+    return TILES[code].icon != ""
+
+
+def fits(code: str, cell: str) -> bool:
+    """PAL-GEO-01: large tiles on octagon cells, small tiles on square cells."""
+    return TILES[code].size == kind_of(cell)

@@ -1,0 +1,123 @@
+"""Drawing tiles: the balanced draw of earned tiles (PAL-CONQ-03), chance draws
+(PAL-DRAW-01) and the end when a tile cannot be drawn (PAL-END-01)."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import MalformedEvent, RuleViolation
+from reference.palmyra.common import finish, set_player, with_added
+from reference.palmyra.events import ChooseExtraTile, DrawTile
+from reference.palmyra.state import CHOOSE, DRAW, MOVE, REORGANISE, SETUP, TURN, Draw, State
+from reference.palmyra.tables import Config
+from reference.palmyra.tiles import LARGE, SMALL, STACK_SIZES, TILES
+from reference.palmyra.turns import end_turn
+
+
+def stack(state: State, size: str) -> dict[str, int]:
+    """The stack of that size, as counts by tile code."""
+    return state.large_stack if size == LARGE else state.small_stack
+
+
+def plan_draws(state: State, k: int, extra: str | None) -> tuple[int, int, bool]:
+    """How many large and small tiles ``k`` earned tiles are, and whether the draw falls short.
+
+    PAL-CONQ-03: half from each stack; an odd one from the stack the player chose
+    (``extra``); what one stack cannot give comes from the other.
+    """
+    have_l, have_s = sum(state.large_stack.values()), sum(state.small_stack.values())
+    half, odd = divmod(k, 2)
+    want_l = half + (odd if extra == LARGE else 0)
+    want_s = half + (odd if extra == SMALL else 0)
+    if extra is None:
+        want_l += odd  # only used when the choice makes no difference
+    large, small = min(want_l, have_l), min(want_s, have_s)
+    rest = k - large - small
+    more = min(rest, have_l - large)
+    large, rest = large + more, rest - more
+    small += min(rest, have_s - small)
+    return large, small, large + small < k
+
+
+def tiles_choice_matters(state: State, k: int) -> bool:
+    """Whether the player must name the stack of the odd tile (the two plans differ)."""
+    return k % 2 == 1 and plan_draws(state, k, LARGE) != plan_draws(state, k, SMALL)
+
+
+def start_draws(
+    cfg: Config, state: State, player: str, large: int, small: int, short: bool
+) -> State:
+    """Queue the draws; with nothing to draw, go straight on (or end if it fell short)."""
+    queue = (Draw(player, LARGE),) * large + (Draw(player, SMALL),) * small
+    if not queue:
+        if short:
+            # PAL-END-01: a tile had to be drawn and could not be.
+            return finish(state, "tiles")
+        return after_draws(cfg, attrs.evolve(state, draws_due=(), short=False))
+    return attrs.evolve(state, phase=DRAW, draws_due=queue, short=short)
+
+
+def after_draws(cfg: Config, state: State) -> State:
+    """Where play goes once the due draws are made."""
+    if state.phase == SETUP:
+        return attrs.evolve(state, phase=TURN)
+    if state.action.kind == REORGANISE:
+        return attrs.evolve(state, phase=MOVE)
+    return end_turn(cfg, state)
+
+
+def choose_extra(cfg: Config, state: State, event: ChooseExtraTile) -> State:
+    """The player names the stack the odd earned tile comes from."""
+    # PAL-TURN-02: the size is chosen only when an odd number of tiles is due.
+    if state.phase != CHOOSE:
+        raise RuleViolation("PAL-TURN-02", "no choice of tile size is due")
+    if event.size not in STACK_SIZES:
+        raise MalformedEvent(f"size must be 'large' or 'small', not {event.size!r}", "size")
+    large, small, short = plan_draws(state, state.action.tiles_due, event.size)
+    return start_draws(cfg, state, event.player, large, small, short)
+
+
+def chance_draws(state: State) -> list[tuple[DrawTile, float]]:
+    """Each tile the next due draw can turn up, with its probability."""
+    if not state.draws_due:
+        return []
+    pile = stack(state, state.draws_due[0].size)
+    total = sum(pile.values())
+    return [(DrawTile(code), n / total) for code, n in sorted(pile.items()) if n > 0]
+
+
+def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
+    """Chance turns up the top tile of the due stack; it goes face up to the drawing player."""
+    if event.tile not in TILES:
+        raise MalformedEvent(f"{event.tile!r} is no tile code (e.g. 'L:D', 'S:H+W')", "tile")
+    due = state.draws_due[0]
+    pile = stack(state, due.size)
+    # PAL-DRAW-01: the drawn tile is one still in the stack the draw is due from.
+    if TILES[event.tile].stack != due.size or pile.get(event.tile, 0) <= 0:
+        raise RuleViolation("PAL-DRAW-01", f"no {event.tile} is left in the {due.size} stack")
+    left = dict(pile)
+    left[event.tile] -= 1
+    if not left[event.tile]:
+        del left[event.tile]
+    if due.size == LARGE:
+        state = attrs.evolve(state, draws_due=state.draws_due[1:], large_stack=left)
+    else:
+        state = attrs.evolve(state, draws_due=state.draws_due[1:], small_stack=left)
+    player = state.players[due.player]
+    state = set_player(
+        state, due.player, attrs.evolve(player, supply=with_added(player.supply, event.tile))
+    )
+    # PAL-END-01 (tiles_end=stacks_empty): both stacks empty ends the game at once.
+    if cfg.options.tiles_end == "stacks_empty" and stacks_empty(state):
+        return finish(state, "tiles")
+    if state.draws_due:
+        return state
+    if state.short:
+        # PAL-END-01: the draw fell short: the game ends once what there was is drawn.
+        return finish(state, "tiles")
+    return after_draws(cfg, state)
+
+
+def stacks_empty(state: State) -> bool:
+    """Whether both stacks are used up."""
+    return not any(state.large_stack.values()) and not any(state.small_stack.values())

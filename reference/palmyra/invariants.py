@@ -1,0 +1,125 @@
+"""Palmyra's invariants, checked after every event: tiles and coins conserved, the lattice
+sound, pieces on tiles or in the centre, the turn bookkeeping consistent."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from reference.palmyra.lattice import CENTRE, kind_of
+from reference.palmyra.state import CHAIN, CHOOSE, DRAW, MOVE, OVER, SETUP, TURN, State
+from reference.palmyra.tables import Config
+from reference.palmyra.tiles import TILES
+
+_ACTION_OF_PHASE = {
+    CHAIN: ("conquer", "collect_taxes"),
+    CHOOSE: ("conquer",),
+    MOVE: ("reorganise",),
+}
+
+
+def failures(cfg: Config, state: State) -> list[str]:
+    """Every broken invariant (an empty list when the state is sound)."""
+    found: list[str] = []
+    players = state.players
+    coins = state.bank + state.removed + sum(p.coins for p in players.values())
+    if coins != cfg.tables.bank_total:
+        found.append(f"coins not conserved: {coins} in play, the game has {cfg.tables.bank_total}")
+    found += _tiles(cfg, state)
+    found += _lattice(state)
+    found += _pieces(state)
+    if state.current not in players:
+        found.append(f"current player {state.current!r} is not a player")
+    if state.emperor and (state.emperor not in players or not cfg.advanced):
+        found.append(f"emperor held by {state.emperor!r} outside the advanced game or players")
+    due = bool(state.draws_due)
+    if due != (state.phase in (SETUP, DRAW)):
+        found.append(f"phase {state.phase} with {len(state.draws_due)} draws due")
+    if any(d.player not in players for d in state.draws_due):
+        found.append("a draw is due to someone who is not a player")
+    kinds = _ACTION_OF_PHASE.get(state.phase)
+    if kinds is not None and state.action.kind not in kinds:
+        found.append(f"phase {state.phase} with action {state.action.kind!r}")
+    if state.phase == TURN and state.action.kind:
+        found.append("an action is recorded before one was chosen")
+    if state.phase == OVER and not state.end:
+        found.append("the game is over without a reason")
+    return found
+
+
+_placed_expected: list[tuple[dict[str, int], dict[str, int], dict[str, int], list[str]]] = []
+"""Memo of the last stacks seen: (large, small, tiles expected outside them, stack faults)."""
+
+
+def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str]]:
+    """How many tiles of each code must lie outside the stacks, and any fault in the stacks."""
+    if _placed_expected:
+        large, small, expected, faults = _placed_expected[0]
+        if large is state.large_stack and small is state.small_stack:
+            return expected, faults
+    rest: Counter[str] = Counter(cfg.tables.mix)
+    faults = []
+    for name, pile, size in (("large", state.large_stack, "L"), ("small", state.small_stack, "S")):
+        for code, n in pile.items():
+            if n < 0 or code not in TILES or TILES[code].size != size:
+                faults.append(f"{name} stack holds {n} x {code!r}")
+            else:
+                rest[code] -= n
+    if any(n < 0 for n in rest.values()):
+        faults.append("the stacks hold more tiles than the tile mix")
+    expected = dict(+rest)
+    _placed_expected[:] = [(state.large_stack, state.small_stack, expected, faults)]
+    return expected, faults
+
+
+def _tiles(cfg: Config, state: State) -> list[str]:
+    expected, faults = _outside_stacks(cfg, state)
+    count: Counter[str] = Counter(state.board.values())
+    for p in state.players.values():
+        count.update(p.supply)
+        count.update(p.face_down)
+    if dict.__eq__(count, expected):
+        return faults
+    diff = (count - Counter(expected)) + (Counter(expected) - count)
+    return [*faults, f"tiles not conserved: {dict(diff)} differ from the tile mix"]
+
+
+_sound_boards: list[dict[str, str]] = []
+"""The last board found sound (boards are never mutated, so it need not be checked again)."""
+
+
+def _lattice(state: State) -> list[str]:
+    found: list[str] = []
+    if _sound_boards and _sound_boards[0] is state.board:
+        return _city(state)
+    for cell, code in state.board.items():
+        # PAL-GEO-01/02: large tiles on octagon cells, small on square cells, so two small
+        # tiles never touch; no land tile on the city centre.
+        kind = kind_of(cell)
+        if code not in TILES or TILES[code].size != kind:
+            found.append(f"cell {cell!r} holds {code!r}, which does not fit it")
+    if not found:
+        _sound_boards[:] = [state.board]
+    return found + _city(state)
+
+
+def _city(state: State) -> list[str]:
+    found: list[str] = []
+    for cell in state.city:
+        if cell in state.board:
+            found.append(f"city-centre cell {cell} also holds a land tile")
+    return found
+
+
+def _pieces(state: State) -> list[str]:
+    found: list[str] = []
+    seen: set[str] = set()
+    for name, p in state.players.items():
+        for piece, pos in (("legion", p.legion), ("censor", p.censor)):
+            if pos == CENTRE:
+                continue
+            if pos not in state.board:
+                found.append(f"{name}'s {piece} stands at {pos!r}, which is no land tile")
+            elif pos in seen:
+                found.append(f"two pieces stand on the tile at {pos}")
+            seen.add(pos)
+    return found

@@ -1,0 +1,300 @@
+"""Conquer and Collect taxes: the placement chain, matches, the flip and the payout."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import MalformedEvent, RuleViolation
+from reference.palmyra.common import (
+    finish,
+    fits,
+    is_icon,
+    move_to,
+    occupied,
+    position,
+    set_player,
+    targets,
+    with_added,
+    without,
+)
+from reference.palmyra.draws import plan_draws, start_draws, tiles_choice_matters
+from reference.palmyra.events import CollectTaxes, Conquer, EndAction, FlipTile, PlaceTile
+from reference.palmyra.lattice import CENTRE, kind_of, neighbours, parse_cell
+from reference.palmyra.state import (
+    CENSOR,
+    CHAIN,
+    CHOOSE,
+    CONQUER,
+    LEGION,
+    PIECES,
+    TAX,
+    TURN,
+    Action,
+    State,
+)
+from reference.palmyra.tables import Config
+from reference.palmyra.tiles import TILES, describe
+from reference.palmyra.turns import end_turn
+
+
+def check_piece(piece: str) -> None:
+    """A piece field names the legion or the censor (else the event is malformed)."""
+    if piece not in PIECES:
+        raise MalformedEvent(f"piece must be 'legion' or 'censor', not {piece!r}", "piece")
+
+
+def check_tile_code(code: str) -> None:
+    """A tile field is a tile code like 'L:D' or 'S:H+W' (else the event is malformed)."""
+    if code not in TILES:
+        raise MalformedEvent(f"{code!r} is no tile code (e.g. 'L:D', 'S:H+W')", "tile")
+
+
+def chain_limit(cfg: Config, state: State, code: str) -> tuple[str, str] | None:
+    """Which chain-length rule placing ``code`` next would break, if any."""
+    placed = [state.board[c] for c in state.action.placed]
+    n = len(placed)
+    new_icon = is_icon(code)
+    had_icon = any(is_icon(c) for c in placed)
+    # PAL-CHAIN-01: an action places at most 4 tiles.
+    if n >= cfg.tables.max_tiles:
+        return "PAL-CHAIN-01", f"{n} tiles are placed already; an action places at most {n}"
+    # PAL-CHAIN-03: at most one icon tile per action; the other tile must be plain.
+    if new_icon and had_icon:
+        return "PAL-CHAIN-03", "an icon tile is placed already; the other tile must be plain"
+    # PAL-CHAIN-02: once an icon tile is used, the action places at most 2 tiles.
+    if (new_icon or had_icon) and n >= cfg.tables.max_tiles_with_icon:
+        limit = cfg.tables.max_tiles_with_icon
+        return "PAL-CHAIN-02", f"an action with an icon tile places at most {limit} tiles"
+    return None
+
+
+def partner_possible(state: State, supply: tuple[str, ...], cell: str) -> bool:
+    """Whether a plain tile from ``supply`` could follow a tile placed on ``cell``."""
+    sizes = {TILES[c].size for c in supply if not is_icon(c)}
+    return any(
+        n not in state.board and n not in state.city and kind_of(n) in sizes
+        for n in neighbours(cell)
+    )
+
+
+def lone_icon_blocked(
+    cfg: Config, state: State, supply: tuple[str, ...], code: str, cell: str
+) -> bool:
+    """PAL-CHAIN-04 (option lone_icon=forbidden): a first icon tile needs a plain partner."""
+    if cfg.options.lone_icon != "forbidden" or state.action.placed or not is_icon(code):
+        return False
+    return cfg.tables.max_tiles_with_icon < 2 or not partner_possible(
+        state, without(supply, code), cell
+    )
+
+
+def placements(
+    cfg: Config, state: State, supply: tuple[str, ...], pos: str, first_only: bool = False
+) -> list[tuple[str, str]]:
+    """Every legal (tile, cell) placement from a piece at ``pos``, in a stable order."""
+    found: list[tuple[str, str]] = []
+    codes = sorted(set(supply))
+    for cell in targets(state, pos):
+        for code in codes:
+            if not fits(code, cell) or chain_limit(cfg, state, code) is not None:
+                continue
+            if lone_icon_blocked(cfg, state, supply, code, cell):
+                continue
+            found.append((code, cell))
+            if first_only:
+                return found
+    return found
+
+
+def can_place(cfg: Config, state: State, supply: tuple[str, ...], pos: str) -> bool:
+    """Whether at least one placement is possible."""
+    return bool(placements(cfg, state, supply, pos, first_only=True))
+
+
+def holds_emperor(state: State, player: str) -> bool:
+    """Whether ``player`` holds the emperor (advanced game)."""
+    return state.emperor == player
+
+
+def start_chain(cfg: Config, state: State, event: Conquer | CollectTaxes) -> State:
+    """Begin Conquer or Collect taxes with the named piece."""
+    # PAL-TURN-02: an action is chosen only at the start of one's turn.
+    if state.phase != TURN:
+        raise RuleViolation("PAL-TURN-02", f"{event.player} is in the middle of an action")
+    check_piece(event.piece)
+    kind = CONQUER if isinstance(event, Conquer) else TAX
+    own = LEGION if kind == CONQUER else CENSOR
+    if event.piece != own and not holds_emperor(state, event.player):
+        if kind == CONQUER:
+            # PAL-CONQ-01: the legion conquers (the censor only for the emperor's holder).
+            raise RuleViolation("PAL-CONQ-01", "only the legion conquers (without the emperor)")
+        # PAL-TAX-01: the censor collects taxes (the legion only for the emperor's holder).
+        raise RuleViolation("PAL-TAX-01", "only the censor collects taxes (without the emperor)")
+    player = state.players[event.player]
+    pos = position(player, event.piece)
+    # PAL-CHAIN-05: the action places at least one tile, so it needs a possible placement.
+    if not can_place(cfg, state, player.supply, pos):
+        raise RuleViolation("PAL-CHAIN-05", f"the {event.piece} has no tile it can place")
+    return attrs.evolve(state, phase=CHAIN, action=Action(kind=kind, piece=event.piece))
+
+
+def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
+    """Place one tile next to the acting piece, count its matches, move the piece onto it."""
+    # PAL-TURN-02: tiles are placed only during Conquer or Collect taxes.
+    if state.phase != CHAIN:
+        raise RuleViolation("PAL-TURN-02", "tiles are placed only during Conquer or Collect taxes")
+    check_tile_code(event.tile)
+    if parse_cell(event.cell) is None:
+        raise MalformedEvent(f"cell must look like 'x,y', not {event.cell!r}", "cell")
+    action = state.action
+    # PAL-TAX-04: with flip_timing=after_chain, the flip closes the chain.
+    if action.closed:
+        raise RuleViolation("PAL-TAX-04", "the tile was flipped after the chain; no more tiles")
+    limit = chain_limit(cfg, state, event.tile)
+    if limit is not None:
+        raise RuleViolation(*limit)
+    player = state.players[event.player]
+    # PAL-PLACE-01: the tile comes face up from the player's own supply.
+    if event.tile not in player.supply:
+        raise RuleViolation("PAL-PLACE-01", f"{event.player} has no {describe(event.tile)}")
+    # PAL-GEO-01: large tiles lie on octagon cells (x+y even), small on square cells.
+    if not fits(event.tile, event.cell):
+        raise RuleViolation(
+            "PAL-GEO-01", f"a {describe(event.tile)} does not fit cell {event.cell}"
+        )
+    # PAL-PLACE-02: the cell must be empty (no land tile, not the city centre).
+    if event.cell in state.board or event.cell in state.city:
+        raise RuleViolation("PAL-PLACE-02", f"cell {event.cell} is not empty")
+    origin = position(player, action.piece)
+    # PAL-PLACE-03: the tile must touch the acting piece's tile (or the city centre).
+    if event.cell not in targets(state, origin):
+        where = "the city centre" if origin == CENTRE else f"cell {origin}"
+        raise RuleViolation("PAL-PLACE-03", f"cell {event.cell} does not touch {where}")
+    # PAL-CHAIN-04: with lone_icon=forbidden, a first icon tile needs a plain partner.
+    if lone_icon_blocked(cfg, state, player.supply, event.tile, event.cell):
+        raise RuleViolation("PAL-CHAIN-04", "no plain tile could follow this icon tile")
+    value = match_value(cfg, state, event.tile, event.cell, origin)
+    # PAL-CHAIN-06: the acting piece moves onto the new tile.
+    new_player = move_to(player, action.piece, event.cell)
+    new_player = attrs.evolve(new_player, supply=without(player.supply, event.tile))
+    board = dict(state.board)
+    board[event.cell] = event.tile
+    new_action = attrs.evolve(
+        action, placed=(*action.placed, event.cell), earned=action.earned + value
+    )
+    state = attrs.evolve(state, board=board, action=new_action)
+    return set_player(state, event.player, new_player)
+
+
+def match_value(cfg: Config, state: State, code: str, cell: str, origin: str) -> int:
+    """What a tile placed on ``cell`` earns from its neighbours (PAL-MATCH-01..05)."""
+    taken = occupied(state)
+    # PAL-MATCH-05: by default the acting piece still stands on its origin (occupied).
+    if cfg.options.match_timing == "after_move":
+        taken.discard(origin)
+    tile = TILES[code]
+    land_pay, icon_pay = cfg.tables.landscape_reward, cfg.tables.icon_reward
+    add = cfg.options.icon_match == "add"
+    total = 0
+    for n in neighbours(cell):
+        other_code = state.board.get(n)
+        # PAL-MATCH-03: occupied tiles never count; PAL-MATCH-04: the city is neutral.
+        if other_code is None or n in taken:
+            continue
+        other = TILES[other_code]
+        land = tile.landscape == other.landscape
+        icon = tile.icon != "" and tile.icon == other.icon
+        # PAL-MATCH-01: same landscape pays 1; PAL-MATCH-02: same icon pays 2.
+        if add:
+            total += land_pay * land + icon_pay * icon
+        else:
+            total += icon_pay if icon else (land_pay if land else 0)
+    return total
+
+
+def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
+    """Turn one face-up tile of one's supply face down during Collect taxes."""
+    if state.phase != CHAIN:
+        raise RuleViolation("PAL-TURN-02", "a tile is flipped only during Collect taxes")
+    check_tile_code(event.tile)
+    action = state.action
+    player = state.players[event.player]
+    # PAL-TAX-03: during Collect taxes one may turn one own face-up tile face down, once.
+    if action.kind != TAX:
+        raise RuleViolation("PAL-TAX-03", "tiles are turned face down only when collecting taxes")
+    if action.flipped:
+        raise RuleViolation("PAL-TAX-03", "only one tile is turned face down per action")
+    if event.tile not in player.supply:
+        raise RuleViolation("PAL-TAX-03", f"{event.player} has no face-up {describe(event.tile)}")
+    supply = without(player.supply, event.tile)
+    closed = False
+    if cfg.options.flip_timing == "before_chain":
+        # PAL-TAX-04: the flip comes before the first placement.
+        if action.placed:
+            raise RuleViolation("PAL-TAX-04", "the tile is flipped before placing tiles")
+        # PAL-CHAIN-05: the action must still be able to place a tile.
+        if not can_place(cfg, state, supply, position(player, action.piece)):
+            raise RuleViolation("PAL-CHAIN-05", "after this flip no tile could be placed")
+    else:
+        # PAL-TAX-04 (after_chain): the flip comes after the last placement and ends it.
+        if not action.placed:
+            raise RuleViolation("PAL-TAX-04", "the tile is flipped after placing tiles")
+        check_can_end(cfg, state)
+        closed = True
+    new_player = attrs.evolve(
+        player, supply=supply, face_down=with_added(player.face_down, event.tile)
+    )
+    state = attrs.evolve(state, action=attrs.evolve(action, flipped=True, closed=closed))
+    return set_player(state, event.player, new_player)
+
+
+def check_can_end(cfg: Config, state: State) -> None:
+    """Raise unless the chain may stop here (PAL-CHAIN-05, PAL-CHAIN-04)."""
+    placed = state.action.placed
+    # PAL-CHAIN-05: Conquer and Collect taxes place at least one tile.
+    if not placed:
+        raise RuleViolation("PAL-CHAIN-05", "the action has placed no tile yet")
+    # PAL-CHAIN-04: with lone_icon=forbidden, an icon tile is never placed alone.
+    if (
+        cfg.options.lone_icon == "forbidden"
+        and len(placed) == 1
+        and is_icon(state.board[placed[0]])
+    ):
+        raise RuleViolation("PAL-CHAIN-04", "an icon tile needs a plain tile in the same action")
+
+
+def end_chain(cfg: Config, state: State, event: EndAction) -> State:
+    """Finish the chain: Conquer earns tiles (drawn now), Collect taxes pays coins."""
+    check_can_end(cfg, state)
+    action = state.action
+    emperor = holds_emperor(state, event.player)
+    if action.kind == CONQUER:
+        # PAL-CONQ-02: the earned tiles (+1 with the emperor, PAL-EMP-05) are drawn now.
+        k = action.earned + (cfg.tables.emperor_conquer_bonus if emperor else 0)
+        if tiles_choice_matters(state, k):
+            return attrs.evolve(state, phase=CHOOSE, action=attrs.evolve(action, tiles_due=k))
+        large, small, short = plan_draws(state, k, None)
+        return start_draws(cfg, state, event.player, large, small, short)
+    return pay_taxes(cfg, state, event.player, emperor)
+
+
+def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
+    """PAL-TAX-02, PAL-TAX-05, PAL-EMP-05: pay the tax, bonus and emperor coin from the bank."""
+    player = state.players[name]
+    base = state.action.earned
+    face_down = len(player.face_down)
+    if state.action.flipped and cfg.options.flip_timing == "after_chain":
+        face_down -= 1
+    # PAL-TAX-05: more coins than face-down tiles (or at least as many) adds that many coins.
+    if cfg.options.tax_threshold == "more_than":
+        bonus = face_down if base > face_down else 0
+    else:
+        bonus = face_down if base >= face_down else 0
+    owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
+    # PAL-END-02: the bank pays what it has; its last coin ends the game at once.
+    paid = min(owed, state.bank)
+    state = attrs.evolve(state, bank=state.bank - paid)
+    state = set_player(state, name, attrs.evolve(player, coins=player.coins + paid))
+    if state.bank == 0:
+        return finish(state, "bank")
+    return end_turn(cfg, state)

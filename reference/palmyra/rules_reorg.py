@@ -1,0 +1,115 @@
+"""Reorganise: draw one tile, buy the emperor if wanted, move or swap one's pieces."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.core.errors import MalformedEvent, RuleViolation
+from reference.palmyra.common import finish, move_to, occupied, position, set_player
+from reference.palmyra.draws import stack, start_draws
+from reference.palmyra.events import EndAction, MovePiece, Reorganise
+from reference.palmyra.lattice import CENTRE, parse_cell
+from reference.palmyra.state import CENSOR, LEGION, MOVE, PIECES, REORGANISE, TURN, Action, State
+from reference.palmyra.tables import Config
+from reference.palmyra.tiles import LARGE, SMALL, STACK_SIZES
+from reference.palmyra.turns import end_turn
+
+
+def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
+    """Start Reorganise: the emperor purchase (advanced game), then a draw is due."""
+    # PAL-TURN-02: an action is chosen only at the start of one's turn.
+    if state.phase != TURN:
+        raise RuleViolation("PAL-TURN-02", f"{event.player} is in the middle of an action")
+    if event.stack not in STACK_SIZES:
+        raise MalformedEvent(f"stack must be 'large' or 'small', not {event.stack!r}", "stack")
+    other = SMALL if event.stack == LARGE else LARGE
+    # PAL-REORG-01: the tile comes from a stack that still has tiles.
+    if not any(stack(state, event.stack).values()) and any(stack(state, other).values()):
+        raise RuleViolation(
+            "PAL-REORG-01", f"the {event.stack} stack is empty; draw from the other"
+        )
+    if event.take_emperor:
+        state = take_emperor(cfg, state, event.player)
+    state = attrs.evolve(state, action=Action(kind=REORGANISE))
+    if not any(stack(state, event.stack).values()):
+        # PAL-END-01: both stacks are empty, so the tile cannot be drawn: the game ends.
+        return finish(state, "tiles")
+    return start_draws(
+        cfg, state, event.player, int(event.stack == LARGE), int(event.stack == SMALL), False
+    )
+
+
+def take_emperor(cfg: Config, state: State, name: str) -> State:
+    """PAL-EMP-02/03: pay the bank and take the emperor from wherever it is."""
+    # PAL-EMP-01: the emperor is in play only in the advanced game.
+    if not cfg.advanced:
+        raise RuleViolation("PAL-EMP-01", "the emperor is used only in the advanced game")
+    # PAL-EMP-03: one takes the emperor from the supply or another player, not from oneself.
+    if state.emperor == name:
+        raise RuleViolation("PAL-EMP-03", f"{name} already holds the emperor")
+    player = state.players[name]
+    price = cfg.tables.emperor_price
+    # PAL-EMP-02: the emperor costs one coin, paid to the bank.
+    if player.coins < price:
+        raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
+    state = attrs.evolve(state, emperor=name, bank=state.bank + price)
+    return set_player(state, name, attrs.evolve(player, coins=player.coins - price))
+
+
+def move_targets(state: State, name: str, piece: str) -> list[str]:
+    """Every legal destination for ``piece`` this Reorganise, in a stable order."""
+    if piece in state.action.moved:
+        return []
+    player = state.players[name]
+    here = position(player, piece)
+    other_piece = CENSOR if piece == LEGION else LEGION
+    there = position(player, other_piece)
+    taken = occupied(state)
+    found = [CENTRE] if here != CENTRE else []
+    for cell in sorted(state.board):
+        if cell not in taken or (
+            cell == there and cell != here and other_piece not in state.action.moved
+        ):
+            found.append(cell)
+    return found
+
+
+def move_piece(cfg: Config, state: State, event: MovePiece) -> State:
+    """Move one piece to an empty land tile or the centre, or swap it with the other."""
+    # PAL-TURN-02: pieces are moved only during Reorganise, after its draw.
+    if state.phase != MOVE:
+        raise RuleViolation("PAL-TURN-02", "pieces are moved only during Reorganise")
+    if event.piece not in PIECES:
+        raise MalformedEvent(f"piece must be 'legion' or 'censor', not {event.piece!r}", "piece")
+    if event.to != CENTRE and parse_cell(event.to) is None:
+        raise MalformedEvent(f"to must be 'centre' or a cell 'x,y', not {event.to!r}", "to")
+    moved = state.action.moved
+    # PAL-REORG-03: each piece moves at most once per Reorganise.
+    if event.piece in moved:
+        raise RuleViolation("PAL-REORG-03", f"the {event.piece} has moved already")
+    player = state.players[event.player]
+    other_piece = CENSOR if event.piece == LEGION else LEGION
+    here, there = position(player, event.piece), position(player, other_piece)
+    swap = event.to == there and there != CENTRE
+    if swap and other_piece in moved:
+        raise RuleViolation("PAL-REORG-03", f"the {other_piece} has moved already; no swap")
+    # PAL-REORG-02: a piece goes to the centre, to an empty land tile, or swaps with the other.
+    if event.to == here:
+        raise RuleViolation("PAL-REORG-02", f"the {event.piece} stands at {here} already")
+    if event.to != CENTRE and not swap:
+        if event.to not in state.board:
+            raise RuleViolation("PAL-REORG-02", f"no land tile lies at {event.to}")
+        if event.to in occupied(state):
+            raise RuleViolation("PAL-REORG-02", f"the tile at {event.to} is occupied")
+    new_player = move_to(player, event.piece, event.to)
+    done = (*moved, event.piece)
+    if swap:
+        new_player = move_to(new_player, other_piece, here)
+        done = (*done, other_piece)
+    state = attrs.evolve(state, action=attrs.evolve(state.action, moved=done))
+    return set_player(state, event.player, new_player)
+
+
+def end_moves(cfg: Config, state: State, event: EndAction) -> State:
+    """Finish Reorganise."""
+    return end_turn(cfg, state)
