@@ -37,7 +37,7 @@ from reference.municipium.events import (
 from reference.municipium.invariants import invariant_failures
 from reference.municipium.options import MunicipiumOptions
 from reference.municipium.rules_flow import bag_size, member_tag
-from reference.municipium.state import Institution, PlayerState, State
+from reference.municipium.state import Institution, PlayerState, State, evolve
 from reference.municipium.tables import FAVOUR, KINDS, Tables
 
 Handler = Callable[[Tables, State, Any], State]
@@ -292,7 +292,7 @@ class Municipium:
             # MUN-END-01 (end_mode immediate): the first family to reach the target wins at once.
             target = self.tables.decurions_to_end
             if any(p.decurions >= target for p in new_state.players.values()):
-                new_state = attrs.evolve(new_state, phase="over")
+                new_state = evolve(new_state, phase="over")
         return new_state
 
     # --- the end --------------------------------------------------------------------------

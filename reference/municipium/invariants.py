@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.municipium.state import State
+from reference.municipium.state import PHASES, State
 from reference.municipium.tables import KINDS, Tables
 
 
@@ -10,6 +10,10 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
     """Every broken invariant: pieces conserved, sets exchanged, turn fields sane."""
     bad: list[str] = []
     names = tuple(state.players)
+    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
+        bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
+    if state.phase not in PHASES:
+        bad.append(f"unknown phase {state.phase!r}")
     if state.current not in state.players:
         bad.append(f"current player {state.current!r} is not in the game")
     if sorted(state.temple_order) != sorted(names):

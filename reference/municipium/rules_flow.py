@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from reference.municipium.state import Institution, PlayerState, State
+from reference.municipium.state import Institution, PlayerState, State, evolve
 from reference.municipium.tables import KINDS, Tables
 
 # --- small state edits --------------------------------------------------------------------
@@ -18,14 +18,14 @@ def with_player(state: State, name: str, player: PlayerState) -> State:
     """The state with one family replaced."""
     players = dict(state.players)
     players[name] = player
-    return attrs.evolve(state, players=players)
+    return evolve(state, players=players)
 
 
 def with_institution(state: State, name: str, institution: Institution) -> State:
     """The state with one institution replaced."""
     places = dict(state.institutions)
     places[name] = institution
-    return attrs.evolve(state, institutions=places)
+    return evolve(state, institutions=places)
 
 
 def add(counts: dict[str, int], key: str, amount: int) -> dict[str, int]:
@@ -97,7 +97,7 @@ def exchange_sets(state: State, name: str) -> State:
         decurions += 1
         missing = [k for k in KINDS if citizens[k] == 0]
     player = attrs.evolve(player, citizens=citizens, favours=favours, decurions=decurions)
-    state = attrs.evolve(state, bag=bag, favour_supply=supply)
+    state = evolve(state, bag=bag, favour_supply=supply)
     return with_player(state, name, player)
 
 
@@ -133,12 +133,12 @@ def add_citizen(state: State, t: Tables, institution: str) -> tuple[State, bool]
     state = with_institution(state, institution, attrs.evolve(place, citizens=0))
     order = ranking(state, institution)
     if not order:
-        return attrs.evolve(state, bag=add(state.bag, kind, 3)), True
+        return evolve(state, bag=add(state.bag, kind, 3)), True
     state = gain_citizens(state, order[0], kind, 2)
     if len(order) > 1:
         state = gain_citizens(state, order[1], kind, 1)
     else:
-        state = attrs.evolve(state, bag=add(state.bag, kind, 1))
+        state = evolve(state, bag=add(state.bag, kind, 1))
     return state, True
 
 
@@ -156,7 +156,7 @@ def rerank_temple(state: State) -> State:
         state.temple_order,
         key=lambda name: (-influence(state.players[name], "temple"), before[name]),
     )
-    return attrs.evolve(state, temple_order=tuple(order))
+    return evolve(state, temple_order=tuple(order))
 
 
 def initial_temple_order(state: State) -> State:
@@ -166,7 +166,7 @@ def initial_temple_order(state: State) -> State:
         state.players,
         key=lambda name: (-influence(state.players[name], "temple"), seat[name]),
     )
-    return attrs.evolve(state, temple_order=tuple(order))
+    return evolve(state, temple_order=tuple(order))
 
 
 # --- turn flow ----------------------------------------------------------------------------
@@ -180,7 +180,7 @@ def end_turn(state: State, t: Tables) -> State:
     """
     names = list(state.players)
     index = names.index(state.current)
-    cleared = attrs.evolve(
+    cleared = evolve(
         state,
         phase="move",
         moved=(),
@@ -197,10 +197,10 @@ def end_turn(state: State, t: Tables) -> State:
         relocated=(),
     )
     if index + 1 < len(names):
-        return attrs.evolve(cleared, current=names[index + 1])
+        return evolve(cleared, current=names[index + 1])
     if any(p.decurions >= t.decurions_to_end for p in state.players.values()):
-        return attrs.evolve(cleared, phase="over")
-    return attrs.evolve(cleared, current=names[0], round=state.round + 1)
+        return evolve(cleared, phase="over")
+    return evolve(cleared, current=names[0], round=state.round + 1)
 
 
 def start_draw(state: State, purpose: str, chooser: str | None = None) -> State | None:
@@ -210,7 +210,7 @@ def start_draw(state: State, purpose: str, chooser: str | None = None) -> State 
     """
     if bag_size(state) == 0:
         return None
-    return attrs.evolve(state, phase="draw", draw_for=purpose, chooser=chooser)
+    return evolve(state, phase="draw", draw_for=purpose, chooser=chooser)
 
 
 def continue_card_draws(state: State, t: Tables) -> State:
@@ -218,7 +218,7 @@ def continue_card_draws(state: State, t: Tables) -> State:
     if state.draws_left > 0:
         drawing = start_draw(state, "card", state.current)
         if drawing is not None:
-            return attrs.evolve(drawing, draws_left=state.draws_left - 1)
+            return evolve(drawing, draws_left=state.draws_left - 1)
     return end_turn(state, t)
 
 
@@ -238,7 +238,7 @@ def next_power(state: State, t: Tables) -> State:
         if institution == "temple":
             state = rerank_temple(state)
             continue
-        return attrs.evolve(
+        return evolve(
             state,
             phase="power",
             powers=tuple(powers),
@@ -248,7 +248,7 @@ def next_power(state: State, t: Tables) -> State:
             draw_for="",
             chooser=None,
         )
-    return end_turn(attrs.evolve(state, powers=()), t)
+    return end_turn(evolve(state, powers=()), t)
 
 
 def prefect_event(state: State, t: Tables, institution: str) -> State:
@@ -261,7 +261,7 @@ def prefect_event(state: State, t: Tables, institution: str) -> State:
     empty favour field is refilled from the supply (if any is left) and, with 3-4 players,
     a new citizen is drawn for the citizen field.
     """
-    state = attrs.evolve(state, prefect=institution)
+    state = evolve(state, prefect=institution)
     order = ranking(state, institution)
     place = state.institutions[institution]
     fields = len(state.players) >= t.field_min_players
@@ -275,13 +275,13 @@ def prefect_event(state: State, t: Tables, institution: str) -> State:
         if len(order) > 1:
             state = gain_citizens(state, order[1], kind, 1)
         else:
-            state = attrs.evolve(state, bag=add(state.bag, kind, 1))
+            state = evolve(state, bag=add(state.bag, kind, 1))
     place = state.institutions[institution]
     if not place.favour and state.favour_supply > 0:
         state = with_institution(state, institution, attrs.evolve(place, favour=True))
-        state = attrs.evolve(state, favour_supply=state.favour_supply - 1)
+        state = evolve(state, favour_supply=state.favour_supply - 1)
     if fields:
         drawing = start_draw(state, "field")
         if drawing is not None:
-            return attrs.evolve(drawing, field_for=institution)
+            return evolve(drawing, field_for=institution)
     return end_turn(state, t)

@@ -31,7 +31,7 @@ from reference.municipium.rules_flow import (
     with_player,
 )
 from reference.municipium.rules_turn import expect_institution, expect_phase
-from reference.municipium.state import State
+from reference.municipium.state import State, evolve
 from reference.municipium.tables import FAVOUR, KINDS, Tables
 
 
@@ -89,7 +89,7 @@ def use_baths(t: Tables, state: State, event: UseBaths) -> State:
         members=add(add(player.members, "baths", -plain), "temple", plain - crown),
         wreathed=add(add(player.wreathed, "baths", -wreathed), "temple", wreathed + crown),
     )
-    state = attrs.evolve(state, wreath_supply=state.wreath_supply - crown)
+    state = evolve(state, wreath_supply=state.wreath_supply - crown)
     return next_power(with_player(state, event.player, player), t)
 
 
@@ -127,7 +127,7 @@ def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State
     player = attrs.evolve(
         player, citizens=citizens, favours=favours, decurions=player.decurions + 1
     )
-    state = attrs.evolve(state, bag=bag, favour_supply=state.favour_supply + spent)
+    state = evolve(state, bag=bag, favour_supply=state.favour_supply + spent)
     return next_power(with_player(state, event.player, player), t)
 
 
@@ -191,7 +191,7 @@ def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
         player = attrs.evolve(player, members=members)
     state = with_player(state, event.player, player)
     tag = member_tag(event.destination, event.wreathed)
-    return attrs.evolve(state, relocated=(*state.relocated, tag))
+    return evolve(state, relocated=(*state.relocated, tag))
 
 
 def bag_has_citizens(state: State) -> bool:

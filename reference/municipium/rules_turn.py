@@ -29,7 +29,7 @@ from reference.municipium.rules_flow import (
     with_institution,
     with_player,
 )
-from reference.municipium.state import State
+from reference.municipium.state import State, evolve
 from reference.municipium.tables import INSTITUTIONS, KINDS, Card, Tables
 
 
@@ -60,7 +60,7 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
     # MUN-BAG-01: a drawn citizen is one of the four kinds, and one still in the bag.
     if event.kind not in KINDS or state.bag[event.kind] == 0:
         raise RuleViolation("MUN-BAG-01", f"no {event.kind} citizen is left in the bag")
-    state = attrs.evolve(state, bag=add(state.bag, event.kind, -1))
+    state = evolve(state, bag=add(state.bag, event.kind, -1))
     if state.phase == "setup":
         return _setup_field(state, t, event.kind)
     if state.draw_for == "field":
@@ -71,11 +71,11 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
         # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user.
         state = gain_citizens(state, state.power_user or "", event.kind)
         return next_power(state, t)
-    state = attrs.evolve(state, drawn=event.kind)
+    state = evolve(state, drawn=event.kind)
     homes = t.homes_of[event.kind]
     if len(homes) == 1:
         return _placed(state, t, homes[0])
-    return attrs.evolve(state, phase="place")
+    return evolve(state, phase="place")
 
 
 def _setup_field(state: State, t: Tables, kind: str) -> State:
@@ -86,7 +86,7 @@ def _setup_field(state: State, t: Tables, kind: str) -> State:
             state = with_institution(state, name, attrs.evolve(place, citizen_field=kind))
             break
     if all(state.institutions[n].citizen_field is not None for n in t.meeting_rooms):
-        return attrs.evolve(state, phase="placement", current=next(iter(state.players)))
+        return evolve(state, phase="placement", current=next(iter(state.players)))
     return state
 
 
@@ -103,12 +103,12 @@ def place_citizen(t: Tables, state: State, event: PlaceCitizen) -> State:
 
 
 def _placed(state: State, t: Tables, institution: str) -> State:
-    state, event_ran = add_citizen(attrs.evolve(state, drawn=None), t, institution)
+    state, event_ran = add_citizen(evolve(state, drawn=None), t, institution)
     if state.draw_for == "emporium":
         # MUN-EMPORIUM-01: a citizen event ends the emporium's draws.
         if event_ran:
             return next_power(state, t)
-        return attrs.evolve(state, phase="power", draw_for="", chooser=None)
+        return evolve(state, phase="power", draw_for="", chooser=None)
     return continue_card_draws(state, t)
 
 
@@ -124,15 +124,16 @@ def place_member(t: Tables, state: State, event: PlaceMember) -> State:
     player = attrs.evolve(
         player, members=add(player.members, event.institution, 1), unplaced=player.unplaced - 1
     )
-    state = with_player(state, event.player, player)
-    names = list(state.players)
+    players = dict(state.players)
+    players[event.player] = player
+    names = list(players)
     index = names.index(event.player)
     if index + 1 < len(names):
-        return attrs.evolve(state, current=names[index + 1])
-    if state.players[names[0]].unplaced > 0:
-        return attrs.evolve(state, current=names[0])
-    state = initial_temple_order(state)
-    return attrs.evolve(state, phase="move", current=names[0], round=1)
+        return evolve(state, players=players, current=names[index + 1])
+    if players[names[0]].unplaced > 0:
+        return evolve(state, players=players, current=names[0])
+    state = initial_temple_order(evolve(state, players=players))
+    return evolve(state, phase="move", current=names[0], round=1)
 
 
 # --- move step ----------------------------------------------------------------------------
@@ -173,10 +174,12 @@ def move_member(t: Tables, state: State, event: MoveMember) -> State:
         player = attrs.evolve(player, wreathed=wreathed)
     else:
         player = attrs.evolve(player, members=add(add(player.members, origin, -1), end, 1))
-    state = with_player(state, event.player, player)
+    players = dict(state.players)
+    players[event.player] = player
     if len(event.path) == 3:
-        return attrs.evolve(state, moved_far=True)
-    return attrs.evolve(state, moved=(*state.moved, member_tag(end, event.wreathed)))
+        return evolve(state, players=players, moved_far=True)
+    moved = (*state.moved, member_tag(end, event.wreathed))
+    return evolve(state, players=players, moved=moved)
 
 
 # --- card step ----------------------------------------------------------------------------
@@ -187,10 +190,8 @@ def draw_common(t: Tables, state: State, event: DrawCommon) -> State:
     again from the shuffled discard pile."""
     expect_phase(state, "move")
     if not state.common_deck:
-        state = attrs.evolve(
-            state, common_deck=tuple(sorted(state.common_discard)), common_discard=()
-        )
-    return attrs.evolve(state, phase="reveal")
+        state = evolve(state, common_deck=tuple(sorted(state.common_discard)), common_discard=())
+    return evolve(state, phase="reveal")
 
 
 def reveal_card(t: Tables, state: State, event: RevealCard) -> State:
@@ -201,7 +202,7 @@ def reveal_card(t: Tables, state: State, event: RevealCard) -> State:
         raise RuleViolation("MUN-CARD-04", f"common card {event.card!r} is not in the deck")
     deck = list(state.common_deck)
     deck.remove(event.card)
-    state = attrs.evolve(
+    state = evolve(
         state, common_deck=tuple(deck), common_discard=(*state.common_discard, event.card)
     )
     return activate(t, state, t.common_cards[event.card])
@@ -227,21 +228,21 @@ def play_family_card(t: Tables, state: State, event: PlayFamilyCard) -> State:
 
 def activate(t: Tables, state: State, card: Card) -> State:
     """Carry out one card: a prefect, citizen or power event (MUN-CARD-05 / MUN-CARD-06)."""
-    state = attrs.evolve(state, card=card.id)
+    state = evolve(state, card=card.id)
     if card.kind == "prefect":
         if card.target == "choose":
-            return attrs.evolve(state, phase="prefect")
+            return evolve(state, phase="prefect")
         if card.target == state.prefect:
             # MUN-PREFECT-06: the prefect is already there: he does not move, nothing happens.
             return end_turn(state, t)
         return prefect_event(state, t, card.target)
     if card.kind == "citizen":
-        return continue_card_draws(attrs.evolve(state, draws_left=card.draws), t)
+        return continue_card_draws(evolve(state, draws_left=card.draws), t)
     names = card.institutions
     if names == ("leading",):
         # MUN-CARD-06: "Your Powers" activates every institution the active family leads.
         names = tuple(n for n in t.order if ranking(state, n)[:1] == [state.current])
-    return next_power(attrs.evolve(state, powers=names), t)
+    return next_power(evolve(state, powers=names), t)
 
 
 def move_prefect(t: Tables, state: State, event: MovePrefect) -> State:
