@@ -1,0 +1,234 @@
+"""Palmyra rule tests named after catalogue ids, and the bad-input guarantees."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
+from reference.core.game import CHANCE, step
+from reference.palmyra import PACKAGE_DIR, make
+from reference.palmyra.draws import plan_draws
+from reference.palmyra.engine import _HANDLERS, PalmyraGame
+from reference.palmyra.events import (
+    EVENT_TYPES,
+    CollectTaxes,
+    Conquer,
+    DrawTile,
+    EndAction,
+    MovePiece,
+    PlaceTile,
+    Reorganise,
+)
+from reference.palmyra.lattice import neighbours
+from reference.palmyra.state import PlayerState, State
+
+MIX = {"L:D": 5, "L:H": 2, "L:M": 2, "S:D": 3, "S:M": 2}
+
+
+def position(game: PalmyraGame, **changes: Any) -> State:
+    """A two-player position at a's turn start; ``changes`` are State fields."""
+    state = game.new_game(["a", "b"])
+    base = attrs.evolve(
+        state,
+        phase="turn",
+        draws_due=(),
+        city=("20,0", "21,0", "19,0"),
+        players={
+            "a": PlayerState(coins=0, supply=("L:D",), legion="0,0"),
+            "b": PlayerState(coins=2),
+        },
+        board={"0,0": "L:D", "2,0": "L:D", "1,0": "S:D"},
+        large_stack={"L:D": 2, "L:H": 2, "L:M": 2},
+        small_stack={"S:D": 2, "S:M": 2},
+    )
+    return attrs.evolve(base, **changes)
+
+
+def rule_of(game: PalmyraGame, state: State, *events: Any) -> str:
+    """The rule id the last event breaks (the earlier ones must apply)."""
+    for event in events[:-1]:
+        state = step(game, state, event)
+    with pytest.raises(RuleViolation) as info:
+        game.apply(state, events[-1])
+    return info.value.rule_id
+
+
+@pytest.fixture
+def game() -> PalmyraGame:
+    return make({"profile": {"tiles.mix": MIX}})
+
+
+def test_palmyra_fixture_position_is_sound(game: PalmyraGame) -> None:
+    assert game.invariant_failures(position(game)) == []
+
+
+def test_PAL_GEO_03_lattice_neighbours() -> None:
+    assert set(neighbours("0,0")) == {"1,1", "1,-1", "-1,1", "-1,-1", "1,0", "-1,0", "0,1", "0,-1"}
+    assert set(neighbours("1,0")) == {"0,0", "2,0", "1,1", "1,-1"}
+    assert "0,1" not in neighbours("1,0")
+
+
+def test_PAL_GEO_01_small_tile_needs_square_cell(game: PalmyraGame) -> None:
+    state = position(
+        game,
+        players={"a": PlayerState(0, ("S:D",), legion="0,0"), "b": PlayerState(2)},
+        large_stack={"L:D": 3, "L:H": 2, "L:M": 2},
+        small_stack={"S:D": 1, "S:M": 2},
+    )
+    # one L:D moved to the large stack, one S:D taken from the small one: the mix holds
+    assert (
+        rule_of(game, state, Conquer("a", "legion"), PlaceTile("a", "S:D", "1,1")) == "PAL-GEO-01"
+    )
+
+
+def test_PAL_MATCH_01_landscape_matches_earn_tiles(game: PalmyraGame) -> None:
+    state = position(game)
+    state = step(game, state, Conquer("a", "legion"))
+    state = step(game, state, PlaceTile("a", "L:D", "1,1"))
+    assert state.action.earned == 2  # 2,0 and 1,0; 0,0 is occupied
+
+
+def test_PAL_CONQ_03_balanced_plan(game: PalmyraGame) -> None:
+    state = position(game)
+    assert plan_draws(state, 4, None) == (2, 2, False)
+    assert plan_draws(state, 3, "small") == (1, 2, False)
+    short = attrs.evolve(state, small_stack={"S:D": 1})
+    assert plan_draws(short, 4, None) == (3, 1, False)
+    empty = attrs.evolve(state, large_stack={}, small_stack={"S:D": 1})
+    assert plan_draws(empty, 2, None) == (0, 1, True)
+
+
+def test_PAL_END_02_bank_pays_what_it_has(game: PalmyraGame) -> None:
+    state = position(
+        game,
+        bank=1,
+        players={"a": PlayerState(coins=117, supply=("L:D",), censor="0,0"), "b": PlayerState(2)},
+    )
+    for event in (CollectTaxes("a", "censor"), PlaceTile("a", "L:D", "1,1"), EndAction("a")):
+        state = step(game, state, event)
+    assert state.bank == 0 and game.is_over(state)
+    assert game.result(state).winners == ("a",)
+
+
+def test_PAL_TURN_01_wrong_actor_and_chance(game: PalmyraGame) -> None:
+    state = position(game)
+    assert rule_of(game, state, Reorganise("b", "large")) == "PAL-TURN-01"
+    assert rule_of(game, state, DrawTile("L:D")) == "PAL-TURN-01"
+    drawing = step(game, state, Reorganise("a", "large"))
+    assert game.to_act(drawing) == CHANCE
+    assert rule_of(game, drawing, MovePiece("a", "legion", "centre")) == "PAL-TURN-01"
+
+
+def test_palmyra_game_over_refuses_events(game: PalmyraGame) -> None:
+    state = position(game, phase="over", end="tiles")
+    assert rule_of(game, state, Reorganise("a", "large")) == "CORE-END-01"
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"mode": "expert"},
+        {"icon_match": 3},
+        {"colour": "red"},
+        {"profile": {"tiles.mix": [1, 2]}},
+        {"profile": {"tiles.mix": {"L:X": 3}}},
+        {"profile": {"tiles.mix": {"L:D": -1}}},
+        {"profile": {"city.layouts": {"2": ["0;0"]}}},
+        {"profile": {"city.layouts": {"3": ["0,0"]}}},
+        {"profile": {"setup.kits": [{"large": 1}]}},
+        {"profile": {"bank.total": "lots"}},
+        {"profile": {"bank.denominations": [0]}},
+        {"profile": {"solo.kit_seat": 9}},
+        {"profile": {"no.such_key": 1}},
+        {"profile": 5},
+    ],
+)
+def test_palmyra_bad_options_are_bad_options(options: dict[str, Any]) -> None:
+    with pytest.raises(BadOptions):
+        make(options)
+
+
+def test_palmyra_bad_player_lists() -> None:
+    with pytest.raises(BadOptions):
+        make({}).new_game(["a"])
+    with pytest.raises(BadOptions):
+        make({}).new_game(["a", "b", "c", "d", "e", "f"])
+    with pytest.raises(BadOptions):
+        make({"mode": "solo"}).new_game(["a", "b"])
+    with pytest.raises(BadOptions):
+        make({"profile": {"tiles.mix": {"L:D": 1}}}).new_game(["a", "b"])
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [Conquer("a", "emperor")],
+        [Conquer("a", "legion"), PlaceTile("a", "L:Q", "1,1")],
+        [Conquer("a", "legion"), PlaceTile("a", "L:D", "one,one")],
+        [Conquer("a", "legion"), PlaceTile("a", "L:D", "01,1")],
+        [Reorganise("a", "medium")],
+        [Reorganise("a", "large"), DrawTile("mystery")],
+        [Reorganise("a", "large"), DrawTile("L:D"), MovePiece("a", "legion", "nowhere")],
+    ],
+)
+def test_palmyra_malformed_fields(game: PalmyraGame, events: list[Any]) -> None:
+    state = position(game)
+    for event in events[:-1]:
+        state = step(game, state, event)
+    with pytest.raises(MalformedEvent):
+        game.apply(state, events[-1])
+
+
+def test_palmyra_unknown_event_class(game: PalmyraGame) -> None:
+    @attrs.frozen
+    class Dance:
+        player: str
+
+    with pytest.raises(MalformedEvent):
+        game.apply(position(game), Dance("a"))
+
+
+def test_palmyra_dispatch_complete() -> None:
+    assert set(_HANDLERS) == set(EVENT_TYPES)
+    assert len({cls.type for cls in EVENT_TYPES}) == len(EVENT_TYPES)
+
+
+def test_palmyra_every_raised_rule_is_catalogued() -> None:
+    game = make({})
+    source = "".join(p.read_text() for p in PACKAGE_DIR.glob("*.py"))
+    raised = set(re.findall(r'"(PAL-[A-Z]+-\d\d)"', source))
+    assert raised
+    catalogued = set(game.catalogue.ids())
+    assert raised <= catalogued | {"CORE-END-01"}
+
+
+def test_palmyra_no_random_in_engine() -> None:
+    for path in Path(PACKAGE_DIR).glob("*.py"):
+        assert not re.search(r"^\s*(import|from)\s+random\b", path.read_text(), re.M), path
+
+
+def test_palmyra_every_dispute_option_exists() -> None:
+    game = make({})
+    names = {f.name for f in attrs.fields(type(game.options))}
+    for rule in game.catalogue.rules:
+        if rule.dispute is not None and rule.dispute.option is not None:
+            assert rule.dispute.option in names, rule.id
+
+
+def test_palmyra_rule_data_keys_exist() -> None:
+    game = make({})
+    for rule in game.catalogue.rules:
+        for key in rule.data:
+            assert key in game.data.entries, (rule.id, key)
+
+
+def test_palmyra_placeholders_are_the_unsourced_tables() -> None:
+    assert set(make({}).data.placeholders()) == {"tiles.mix", "city.layouts", "bank.denominations"}
