@@ -100,6 +100,8 @@ def _institutions(data: DataSet) -> tuple[tuple[str, ...], dict[str, str], tuple
             rooms.append(name)
     if sorted(numbers.values()) != list(range(len(INSTITUTIONS))):
         raise _bad(key, "institution numbers must be 0 to 6, each once")
+    if len(rooms) < 2:
+        raise _bad(key, "at least two institutions need a meeting room (the prefect moves)")
     if "temple" in rooms:
         raise _bad(key, "the temple has no meeting room (its power is the temple order)")
     order = tuple(sorted(numbers, key=numbers.__getitem__))

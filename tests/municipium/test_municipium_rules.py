@@ -119,6 +119,21 @@ def test_bad_options_and_profiles() -> None:
         make({"profile": {"components.decurions_to_end": "five"}})
     with pytest.raises(BadOptions):
         make({}).new_game(["solo"])
+    with pytest.raises(BadOptions):
+        make({}).new_game(["a", "b", "c", "d", "e"])
+    with pytest.raises(BadOptions):
+        make({"profile": {"no.such_key": 1}})
+
+
+def test_placeholders_are_the_unknown_tables() -> None:
+    game = make({})
+    assert set(game.data.placeholders()) == {
+        "board.roads",
+        "cards.common_cards",
+        "cards.family_cards",
+    }
+    statuses = {r.id: r.status for r in game.catalogue.rules}
+    assert statuses["MUN-BOARD-02"] == statuses["MUN-CARD-05"] == "placeholder"
 
 
 def test_MUN_SETUP_initial_position(game: Municipium) -> None:
