@@ -22,7 +22,6 @@ from reference.municipium.events import (
 )
 from reference.municipium.rules_flow import (
     add,
-    bag_size,
     gain_citizens,
     member_tag,
     next_power,
@@ -192,8 +191,3 @@ def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
     state = with_player(state, event.player, player)
     tag = member_tag(event.destination, event.wreathed)
     return evolve(state, relocated=(*state.relocated, tag))
-
-
-def bag_has_citizens(state: State) -> bool:
-    """Whether a draw from the bag is possible."""
-    return bag_size(state) > 0
