@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from reference.pillars.options import PillarsOptions
-from reference.pillars.state import PlayerState, State
+from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
 
 ORDERED_LOCATIONS = frozenset(LOCATIONS) - {"kingsbridge", "shiring"}
@@ -48,16 +48,16 @@ def turn_order(state: State) -> tuple[str, ...]:
     return clockwise_from(state, state.start_player)
 
 
-def with_player(state: State, name: str, player: PlayerState) -> State:
-    """A state whose player ``name`` is replaced."""
+def with_player(state: State, name: str, player: PlayerState, **changes: Any) -> State:
+    """A state whose player ``name`` is replaced (and other state fields changed)."""
     players = dict(state.players)
     players[name] = player
-    return attrs.evolve(state, players=players)
+    return evolve(state, players=players, **changes)
 
 
 def evolve_player(state: State, name: str, **changes: Any) -> State:
     """A state with some fields of one player changed."""
-    return with_player(state, name, attrs.evolve(state.players[name], **changes))
+    return with_player(state, name, evolve(state.players[name], **changes))
 
 
 def add_gold(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
@@ -65,7 +65,7 @@ def add_gold(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
     gold = p.gold + amount
     if ctx.t.gold_cap is not None:
         gold = min(gold, max(ctx.t.gold_cap, p.gold))
-    return attrs.evolve(p, gold=gold)
+    return evolve(p, gold=gold)
 
 
 def add_vp(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
@@ -73,17 +73,17 @@ def add_vp(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
     vp = p.vp + amount
     if amount < 0:
         vp = max(vp, min(ctx.t.vp_floor, p.vp))
-    return attrs.evolve(p, vp=vp)
+    return evolve(p, vp=vp)
 
 
 def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
     """Pay a tax or fine; PIL-TAX-02: what cannot be paid costs 1 VP per
     ``tax.shortfall_gold_per_vp`` gold unpaid, rounded down."""
     if p.gold >= amount:
-        return attrs.evolve(p, gold=p.gold - amount)
+        return evolve(p, gold=p.gold - amount)
     unpaid = amount - p.gold
     per = ctx.t.shortfall_gold_per_vp
-    p = attrs.evolve(p, gold=0)
+    p = evolve(p, gold=0)
     return add_vp(ctx, p, -(unpaid // per)) if per else p
 
 
@@ -101,20 +101,8 @@ def grant(state: State, name: str, resource: str, amount: int) -> State:
     owed = dict(p.owed)
     if take < amount:
         owed[resource] = owed.get(resource, 0) + amount - take
-    state = attrs.evolve(state, supply=supply)
-    return with_player(state, name, attrs.evolve(p, resources=resources, owed=owed))
-
-
-def settle_owed(state: State, name: str, resource: str) -> State:
-    """Deliver owed cubes of one type as far as the supply allows (PIL-PROD-02)."""
-    p = state.players[name]
-    due = p.owed.get(resource, 0)
-    if not due:
-        return state
-    owed = dict(p.owed)
-    del owed[resource]
-    state = evolve_player(state, name, owed=owed)
-    return grant(state, name, resource, due)
+    state = evolve(state, supply=supply)
+    return with_player(state, name, evolve(p, resources=resources, owed=owed))
 
 
 def families(ctx: Ctx, p: PlayerState) -> set[str]:
@@ -142,7 +130,8 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
     """The first player (turn order) holding more craftsmen than allowed, if any."""
     for name in turn_order(state):
         p = state.players[name]
-        if len(p.craftsmen) > craftsman_limit(ctx, p):
+        n = len(p.craftsmen)
+        if n > ctx.t.craftsman_limit and n > craftsman_limit(ctx, p):
             return name
     return None
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
-
 from reference.pillars.flow import Ctx, clockwise_from, occupants, turn_order
-from reference.pillars.state import PlayerState, State
+from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
 
 
@@ -98,10 +96,8 @@ def end_round(ctx: Ctx, state: State) -> State:
     crafts_out = state.craftsmen_out + tuple(state.shiring.values())
     # PIL-CASTLE-01: grey workers used this round go back to the castle.
     castle = state.castle_workers + sum(p.grey_workers for p in state.players.values())
-    players = {
-        n: attrs.evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()
-    }
-    state = attrs.evolve(
+    players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}
+    state = evolve(
         state,
         players=players,
         start_player=start,
@@ -117,8 +113,8 @@ def end_round(ctx: Ctx, state: State) -> State:
     )
     # PIL-ROUND-06: the game ends after the last round.
     if state.round >= ctx.t.rounds:
-        return attrs.evolve(state, phase="over", stage="over")
-    return begin_round(ctx, attrs.evolve(state, round=state.round + 1))
+        return evolve(state, phase="over", stage="over")
+    return begin_round(ctx, evolve(state, round=state.round + 1))
 
 
 def begin_round(ctx: Ctx, state: State) -> State:
@@ -136,7 +132,7 @@ def begin_round(ctx: Ctx, state: State) -> State:
     supply["metal"] -= add_metal
     players = {}
     for name, p in state.players.items():
-        players[name] = attrs.evolve(
+        players[name] = evolve(
             p,
             grey_workers=p.grey_workers_next,
             grey_workers_next=0,
@@ -151,7 +147,7 @@ def begin_round(ctx: Ctx, state: State) -> State:
             protected=False,
             reject_used=False,
         )
-    return attrs.evolve(
+    return evolve(
         state,
         players=players,
         supply=supply,
@@ -170,6 +166,6 @@ def begin_round(ctx: Ctx, state: State) -> State:
 
 def start_cards_phase(state: State) -> State:
     """Phase I begins with the start player."""
-    return attrs.evolve(
+    return evolve(
         state, phase="cards", stage="choose", queue=clockwise_from(state, state.start_player)
     )

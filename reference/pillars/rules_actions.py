@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.pillars.events import (
     BuyResources,
@@ -31,7 +29,7 @@ from reference.pillars.flow import (
     with_player,
 )
 from reference.pillars.rules_cards import due
-from reference.pillars.state import State
+from reference.pillars.state import State, evolve
 from reference.pillars.steps import (
     after_event_reveal,
     apply_tax,
@@ -53,7 +51,7 @@ def reveal_event(ctx: Ctx, state: State, ev: RevealEvent) -> State:
     if ev.event not in state.events_unseen:
         raise RuleViolation("PIL-EVENT-01", f"event {ev.event!r} is not among the unseen cards")
     unseen = tuple(e for e in state.events_unseen if e != ev.event)
-    state = attrs.evolve(
+    state = evolve(
         state, event=ev.event, events_unseen=unseen, events_seen=state.events_seen + (ev.event,)
     )
     return after_event_reveal(ctx, state)
@@ -73,12 +71,12 @@ def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
     if ev.play:
         advantages = tuple(a for a in p.advantages if a != ev.card)
         state = evolve_player(state, ev.player, advantages=advantages)
-        state = attrs.evolve(state, advantages_out=state.advantages_out + (ev.card,))
+        state = evolve(state, advantages_out=state.advantages_out + (ev.card,))
         if effect == "protection":
             state = evolve_player(state, ev.player, protected=True)
     elif effect == "tax_exemption":
         state = pay_tax(ctx, state, ev.player)
-    state = attrs.evolve(state, queue=queue)
+    state = evolve(state, queue=queue)
     if queue:
         return state
     return resolve_event(ctx, state) if effect == "protection" else steps_10_to_12(ctx, state)
@@ -92,7 +90,7 @@ def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraf
             "PIL-EVENT-04", f"{ev.craftsman!r} cannot take the archbishop's extra use"
         )
     state = evolve_player(state, ev.player, bonus_craftsman=ev.craftsman)
-    state = attrs.evolve(state, queue=state.queue[1:])
+    state = evolve(state, queue=state.queue[1:])
     return state if state.queue else to_bishop(ctx, state)
 
 
@@ -109,10 +107,10 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     kept = list(p.craftsmen)
     kept.remove(ev.craftsman)
     state = evolve_player(state, ev.player, craftsmen=tuple(kept))
-    state = attrs.evolve(state, craftsmen_out=state.craftsmen_out + (ev.craftsman,))
+    state = evolve(state, craftsmen_out=state.craftsmen_out + (ev.craftsman,))
     if over == ev.player:
         return state
-    state = attrs.evolve(state, queue=state.queue[1:])
+    state = evolve(state, queue=state.queue[1:])
     return state if state.queue else to_bishop(ctx, state)
 
 
@@ -126,8 +124,8 @@ def take_bishop_resource(ctx: Ctx, state: State, ev: TakeBishopResource) -> Stat
     p = state.players[ev.player]
     resources = dict(p.resources)
     resources[ev.resource] += 1
-    state = evolve_player(attrs.evolve(state, market=market), ev.player, resources=resources)
-    state = attrs.evolve(state, queue=state.queue[1:])
+    state = evolve_player(evolve(state, market=market), ev.player, resources=resources)
+    state = evolve(state, queue=state.queue[1:])
     return state if state.queue else steps_3_to_8(ctx, state)
 
 
@@ -136,7 +134,7 @@ def roll_tax(ctx: Ctx, state: State, ev: RollTax) -> State:
     due(state, "actions", "tax", "rolling the tax die")
     if ev.tax not in ctx.t.die_faces:
         raise RuleViolation("PIL-TAX-01", f"the tax die has no face {ev.tax}")
-    return apply_tax(ctx, attrs.evolve(state, tax=ev.tax))
+    return apply_tax(ctx, evolve(state, tax=ev.tax))
 
 
 # --- step 12: market ---------------------------------------------------------------------
@@ -152,7 +150,7 @@ def _resource(name: str) -> str:
 
 def _next_trader(ctx: Ctx, state: State, acted: bool) -> State:
     queue = state.queue[1:] + state.queue[:1] if acted else state.queue[1:]
-    state = attrs.evolve(state, queue=queue)
+    state = evolve(state, queue=queue)
     return state if queue else start_cathedral(ctx, state)
 
 
@@ -187,7 +185,7 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
     resources[r] += ev.count
     bought = p.bought if r in p.bought else p.bought + (r,)
     state = evolve_player(
-        attrs.evolve(state, market=market),
+        evolve(state, market=market),
         ev.player,
         gold=p.gold - price,
         resources=resources,
@@ -222,10 +220,8 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     resources[r] -= ev.count
     sold = p.sold if r in p.sold else p.sold + (r,)
     # PIL-MARKET-03: selling pays the sell price (equal to the buy price; metal 5).
-    p = add_gold(
-        ctx, attrs.evolve(p, resources=resources, sold=sold), ctx.t.sell_prices[r] * ev.count
-    )
-    state = with_player(attrs.evolve(state, supply=supply), ev.player, p)
+    p = add_gold(ctx, evolve(p, resources=resources, sold=sold), ctx.t.sell_prices[r] * ev.count)
+    state = with_player(evolve(state, supply=supply), ev.player, p)
     return _next_trader(ctx, state, True)
 
 
@@ -297,9 +293,9 @@ def use_craftsman(ctx: Ctx, state: State, ev: UseCraftsman) -> State:
             supply[what] += need
     uses = dict(p.craftsman_uses)
     uses[ev.craftsman] = used + ev.times
-    p = attrs.evolve(p, gold=gold, resources=resources, craftsman_uses=uses)
+    p = evolve(p, gold=gold, resources=resources, craftsman_uses=uses)
     p = add_vp(ctx, add_gold(ctx, p, c.gold * ev.times), c.vp * ev.times)
-    return with_player(attrs.evolve(state, supply=supply), ev.player, p)
+    return with_player(evolve(state, supply=supply), ev.player, p)
 
 
 def end_cathedral(ctx: Ctx, state: State, ev: EndCathedral) -> State:
@@ -308,8 +304,8 @@ def end_cathedral(ctx: Ctx, state: State, ev: EndCathedral) -> State:
     if state.returning:
         raise RuleViolation("PIL-TURN-02", f"{ev.player} must return cubes over the limit")
     if counted_resources(ctx, state.players[ev.player]) > ctx.t.resource_limit:
-        return attrs.evolve(state, returning=True)
-    return cathedral_turn(ctx, attrs.evolve(state, queue=state.queue[1:]))
+        return evolve(state, returning=True)
+    return cathedral_turn(ctx, evolve(state, queue=state.queue[1:]))
 
 
 def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
@@ -328,6 +324,6 @@ def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
         raise RuleViolation("PIL-CATH-06", f"{ev.player} must return exactly {excess} cubes")
     resources = {r: p.resources[r] - back[r] for r in RESOURCES}
     supply = {r: state.supply[r] + back[r] for r in RESOURCES}
-    state = evolve_player(attrs.evolve(state, supply=supply), ev.player, resources=resources)
-    state = attrs.evolve(state, returning=False, queue=state.queue[1:])
+    state = evolve_player(evolve(state, supply=supply), ev.player, resources=resources)
+    state = evolve(state, returning=False, queue=state.queue[1:])
     return cathedral_turn(ctx, state)

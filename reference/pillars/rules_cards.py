@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
+from typing import Any
 
 from reference.core.errors import RuleViolation
 from reference.pillars.events import (
@@ -25,7 +25,7 @@ from reference.pillars.flow import (
     location_of,
 )
 from reference.pillars.rounds import start_cards_phase
-from reference.pillars.state import State
+from reference.pillars.state import State, evolve
 from reference.pillars.steps import start_actions
 
 
@@ -53,7 +53,7 @@ def reveal_advantages(ctx: Ctx, state: State, ev: RevealAdvantages) -> State:
         )
     deck = tuple(c for c in state.advantage_deck if c not in ev.cards)
     kingsbridge = {f"kingsbridge_{i}": c for i, c in enumerate(ev.cards, 1)}
-    return attrs.evolve(state, advantage_deck=deck, kingsbridge=kingsbridge, stage="craftsmen")
+    return evolve(state, advantage_deck=deck, kingsbridge=kingsbridge, stage="craftsmen")
 
 
 def reveal_craftsmen(ctx: Ctx, state: State, ev: RevealCraftsmen) -> State:
@@ -68,7 +68,7 @@ def reveal_craftsmen(ctx: Ctx, state: State, ev: RevealCraftsmen) -> State:
     deck = tuple(c for c in state.craftsman_deck if c not in mine)
     shiring = {f"shiring_{i}": c for i, c in enumerate(ev.shiring, 1)}
     for_sale = tuple(c for c in mine if c not in ev.shiring)
-    return attrs.evolve(
+    return evolve(
         state, craftsman_deck=deck, shiring=shiring, card_supply=for_sale, stage="resource_cards"
     )
 
@@ -82,7 +82,7 @@ def reveal_resource_cards(ctx: Ctx, state: State, ev: RevealResourceCards) -> St
     if len(aside) != n or len(set(aside)) != n or not set(aside) <= set(cards):
         raise RuleViolation("PIL-ROUND-03", f"exactly {n} different resource cards are set aside")
     revealed = tuple(c for c in cards if c not in aside)
-    return start_cards_phase(attrs.evolve(state, card_supply=revealed + state.card_supply))
+    return start_cards_phase(evolve(state, card_supply=revealed + state.card_supply))
 
 
 # --- Phase I ---------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def _after_take(ctx: Ctx, state: State) -> State:
     """PIL-CARDS-01: the turn passes clockwise; PIL-CARDS-06: the phase ends when the
     supply is empty or everyone has passed, and unsold craftsmen leave the game."""
     queue = state.queue[1:] + state.queue[:1]
-    state = attrs.evolve(state, queue=queue)
+    state = evolve(state, queue=queue)
     return _maybe_end_cards(ctx, state)
 
 
@@ -101,7 +101,7 @@ def _maybe_end_cards(ctx: Ctx, state: State) -> State:
         return state
     left = tuple(c for c in state.card_supply if c in ctx.t.craftsmen)
     bag = {n: p.master_builders for n, p in state.players.items()}
-    return attrs.evolve(
+    return evolve(
         state,
         card_supply=(),
         craftsmen_out=state.craftsmen_out + left,
@@ -138,7 +138,7 @@ def take_resource_card(ctx: Ctx, state: State, ev: TakeResourceCard) -> State:
         resource_cards=p.resource_cards + (ev.card,),
     )
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, attrs.evolve(state, card_supply=supply))
+    return _after_take(ctx, evolve(state, card_supply=supply))
 
 
 def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
@@ -156,14 +156,14 @@ def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
         )
     state = evolve_player(state, ev.player, gold=p.gold - cost, craftsmen=p.craftsmen + (ev.card,))
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, attrs.evolve(state, card_supply=supply))
+    return _after_take(ctx, evolve(state, card_supply=supply))
 
 
 def pass_cards(ctx: Ctx, state: State, ev: PassCards) -> State:
     """PIL-CARDS-05: a player who passes takes no more cards this round."""
     due(state, "cards", "choose", "passing in Phase I")
     state = evolve_player(state, ev.player, passed_cards=True)
-    return _maybe_end_cards(ctx, attrs.evolve(state, queue=state.queue[1:]))
+    return _maybe_end_cards(ctx, evolve(state, queue=state.queue[1:]))
 
 
 # --- Phase II --------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def draw_master_builder(ctx: Ctx, state: State, ev: DrawMasterBuilder) -> State:
     bag = dict(state.bag)
     bag[ev.owner] -= 1
     review = ctx.o.start_player_rejects and not state.players[state.start_player].reject_used
-    return attrs.evolve(
+    return evolve(
         state,
         bag=bag,
         drawn=ev.owner,
@@ -195,12 +195,12 @@ def reject_master_builder(ctx: Ctx, state: State, ev: RejectMasterBuilder) -> St
         )
     due(state, "builders", "review", "reviewing a drawn builder")
     if not ev.reject:
-        return attrs.evolve(state, stage="decide")
+        return evolve(state, stage="decide")
     assert state.drawn is not None
     bag = dict(state.bag)
     bag[state.drawn] += 1
     state = evolve_player(state, ev.player, reject_used=True)
-    return attrs.evolve(state, bag=bag, drawn=None, draws=state.draws - 1, stage="draw")
+    return evolve(state, bag=bag, drawn=None, draws=state.draws - 1, stage="draw")
 
 
 def placement_cost(ctx: Ctx, state: State) -> int:
@@ -227,17 +227,14 @@ def free_spaces(ctx: Ctx, state: State) -> tuple[str, ...]:
     return tuple(result)
 
 
-def _after_decision(ctx: Ctx, state: State) -> State:
+def _after_decision(ctx: Ctx, state: State, **changes: Any) -> State:
     """PIL-BUILD-03: either way the cost marker moves down; then the next draw, the passed
     builders (PIL-BUILD-05), or Phase III."""
-    state = attrs.evolve(state, cost=max(0, state.cost - 1), drawn=None)
     if any(state.bag.values()):
-        return attrs.evolve(state, stage="draw")
+        return evolve(state, cost=max(0, state.cost - 1), drawn=None, stage="draw", **changes)
     # PIL-BUILD-06: with the bag empty the cost marker goes to 0; passed builders are free.
-    state = attrs.evolve(state, cost=0)
-    if state.passed_builders:
-        return attrs.evolve(state, stage="place_passed")
-    return start_actions(ctx, state)
+    state = evolve(state, cost=0, drawn=None, stage="place_passed", **changes)
+    return state if state.passed_builders else start_actions(ctx, state)
 
 
 def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> State:
@@ -264,20 +261,20 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
                 "PIL-ADV-10", "Remigius frees one paid placement of a drawn builder you hold it for"
             )
         advantages = tuple(a for a in advantages if a != cards[0])
-        state = attrs.evolve(state, advantages_out=state.advantages_out + (cards[0],))
+        state = evolve(state, advantages_out=state.advantages_out + (cards[0],))
         cost = 0
     # PIL-BUILD-02: placing costs the current cost; a player who cannot pay must pass.
     if p.gold < cost:
         raise RuleViolation("PIL-BUILD-02", f"placing costs {cost} gold; {ev.player} has {p.gold}")
-    state = evolve_player(state, ev.player, gold=p.gold - cost, advantages=advantages)
     spaces = dict(state.spaces)
     spaces[ev.space] = ev.player
-    state = attrs.evolve(state, spaces=spaces)
+    players = dict(state.players)
+    players[ev.player] = evolve(p, gold=p.gold - cost, advantages=advantages)
     if state.stage == "place_passed":
         rest = state.passed_builders[1:]
-        state = attrs.evolve(state, passed_builders=rest)
+        state = evolve(state, players=players, spaces=spaces, passed_builders=rest)
         return state if rest else start_actions(ctx, state)
-    return _after_decision(ctx, state)
+    return _after_decision(ctx, state, players=players, spaces=spaces)
 
 
 def pass_master_builder(ctx: Ctx, state: State, ev: PassMasterBuilder) -> State:
@@ -286,5 +283,4 @@ def pass_master_builder(ctx: Ctx, state: State, ev: PassMasterBuilder) -> State:
     # PIL-BUILD-04: from the 8th draw placement is free and mandatory.
     if state.draws >= ctx.t.free_from_draw:
         raise RuleViolation("PIL-BUILD-04", f"draw {state.draws} is free and must be placed")
-    state = attrs.evolve(state, passed_builders=state.passed_builders + (ev.player,))
-    return _after_decision(ctx, state)
+    return _after_decision(ctx, state, passed_builders=state.passed_builders + (ev.player,))

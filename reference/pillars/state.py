@@ -7,6 +7,10 @@ Paths a log or scenario can read or set, for example:
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import attrs
 
 
@@ -75,7 +79,7 @@ class PlayerState:
 
 @attrs.frozen
 class State:
-    """The whole position between two events."""
+    """The whole position between two events (its counts are checked by the invariants)."""
 
     seats: tuple[str, ...]
     """Player names in seat (clockwise) order."""
@@ -87,11 +91,11 @@ class State:
     start_player: str
     queue: tuple[str, ...]
     """Players still to act in this stage, the next first."""
-    supply: dict[str, int] = attrs.field(validator=_counts_non_negative)
+    supply: dict[str, int]
     """The general supply on the quarry, forest, gravel pit (and metal)."""
-    market: dict[str, int] = attrs.field(validator=_counts_non_negative)
-    kings_court_metal: int = attrs.field(validator=_non_negative)
-    castle_workers: int = attrs.field(validator=_non_negative)
+    market: dict[str, int]
+    kings_court_metal: int
+    castle_workers: int
     """Grey workers standing on Shiring Castle."""
     advantage_deck: tuple[str, ...]
     """Ordinary advantage cards not yet seen (the last-round cards are kept apart)."""
@@ -111,7 +115,7 @@ class State:
     """Phase I supply: revealed resource cards and the 2 craftsmen for sale."""
     craftsmen_out: tuple[str, ...]
     """Craftsman cards removed from the game."""
-    bag: dict[str, int] = attrs.field(validator=_counts_non_negative)
+    bag: dict[str, int]
     """Master builders in the bag, by owner."""
     drawn: str | None
     """Owner of the builder just drawn, awaiting place or pass."""
@@ -124,3 +128,21 @@ class State:
     tax: int | None
     returning: bool
     """The head of the step-13 queue has ended conversions and must return excess cubes."""
+
+
+_T = TypeVar("_T")
+_GETTERS: dict[type[Any], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def evolve(inst: _T, **changes: Any) -> _T:
+    """``attrs.evolve`` for our slotted classes, faster: validators still run."""
+    cls = type(inst)
+    entry = _GETTERS.get(cls)
+    if entry is None:
+        names = tuple(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
+        entry = (names, operator.attrgetter(*names))
+        _GETTERS[cls] = entry
+    names, getter = entry
+    values = dict(zip(names, getter(inst), strict=True))
+    values.update(changes)
+    return cls(**values)

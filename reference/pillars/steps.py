@@ -3,8 +3,6 @@ stages where players (or chance) decide."""
 
 from __future__ import annotations
 
-import attrs
-
 from reference.pillars.flow import (
     Ctx,
     add_gold,
@@ -15,12 +13,11 @@ from reference.pillars.flow import (
     grant,
     occupants,
     pay,
-    settle_owed,
     turn_order,
     with_player,
 )
 from reference.pillars.rounds import end_round
-from reference.pillars.state import State
+from reference.pillars.state import State, evolve
 
 PRODUCTION_ORDER = ("wood", "stone", "sand")
 """Steps 6 (forest), 7 (quarry), 8 (gravel pit)."""
@@ -28,7 +25,7 @@ PRODUCTION_ORDER = ("wood", "stone", "sand")
 
 def start_actions(ctx: Ctx, state: State) -> State:
     """Phase III begins: the round's event is revealed (chance)."""
-    return attrs.evolve(state, phase="actions", stage="event", queue=(), drawn=None)
+    return evolve(state, phase="actions", stage="event", queue=(), drawn=None)
 
 
 def after_event_reveal(ctx: Ctx, state: State) -> State:
@@ -39,8 +36,8 @@ def after_event_reveal(ctx: Ctx, state: State) -> State:
     players = dict(state.players)
     for name in bishop:
         if card.sign == "negative":
-            players[name] = attrs.evolve(players[name], protected=True)
-    state = attrs.evolve(state, players=players)
+            players[name] = evolve(players[name], protected=True)
+    state = evolve(state, players=players)
     if card.sign == "negative":
         queue = tuple(
             n
@@ -49,7 +46,7 @@ def after_event_reveal(ctx: Ctx, state: State) -> State:
             and advantage_with(ctx, state.players[n], "protection")
         )
         if queue:
-            return attrs.evolve(state, stage="thomas", queue=queue)
+            return evolve(state, stage="thomas", queue=queue)
     return resolve_event(ctx, state)
 
 
@@ -81,7 +78,7 @@ def resolve_event(ctx: Ctx, state: State) -> State:
         # yield_per_card acts at production (steps 6-8).
     if choosers:
         stage = "division" if card.effect == "discard_craftsman" else "archbishop"
-        return attrs.evolve(state, stage=stage, queue=tuple(choosers))
+        return evolve(state, stage=stage, queue=tuple(choosers))
     return to_bishop(ctx, state)
 
 
@@ -108,7 +105,7 @@ def to_bishop(ctx: Ctx, state: State) -> State:
     if ctx.t.events[state.event].sign == "positive" and any(state.market.values()):
         queue = occupants(state, "bishop")
         if queue:
-            return attrs.evolve(state, stage="bishop", queue=queue)
+            return evolve(state, stage="bishop", queue=queue)
     return steps_3_to_8(ctx, state)
 
 
@@ -117,11 +114,12 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
     t = ctx.t
     order = turn_order(state)
     # PIL-CARDS-07 (step 3): every worker not placed on a resource card earns gold.
+    players = dict(state.players)
     for name in order:
-        p = state.players[name]
-        state = with_player(
-            state, name, add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
-        )
+        p = players[name]
+        if p.wool_mill():
+            players[name] = add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
+    state = evolve(state, players=players)
     # PIL-KINGSBRIDGE-01 (step 4): occupants take the advantage card on their space.
     for space in sorted(state.kingsbridge):
         owner = state.spaces.get(space)
@@ -132,32 +130,52 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = state.players[owner]
         bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
         state = with_player(state, owner, add_vp(ctx, p, t.priory_vp[i] + bonus))
-    # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market.
-    event = t.events[state.event] if state.event is not None else None
-    for resource in PRODUCTION_ORDER:
+    # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market,
+    # in turn order; PIL-PROD-02: owed cubes come first, and what the supply lacks is owed.
+    supply = dict(state.supply)
+    players = dict(state.players)
+    for resource in (*PRODUCTION_ORDER, "metal"):
         for name in order:
-            state = settle_owed(state, name, resource)
-            p = state.players[name]
-            due = 0
-            for cid in p.resource_cards:
-                card = t.resource_cards[cid]
-                if card.resource != resource:
-                    continue
-                extra = 0
-                # PIL-EVENT-06: volunteers / cold winter change each card's yield.
-                if event is not None and event.effect == "yield_per_card":
-                    extra = event.amount if event_affects(ctx, state, name) else 0
-                due += max(0, card.yield_ + extra)
-            if ctx.o.income_cards == "every_round":
-                # PIL-ADV-02: an income card adds its cube every round.
-                for a in advantage_with(ctx, p, "income"):
-                    if t.advantages[a].resource == resource:
-                        due += t.advantages[a].amount
-            state = grant(state, name, resource, due)
+            p = players[name]
+            due = p.owed.get(resource, 0)
+            if resource != "metal":
+                due += production_due(ctx, state, name, resource)
+            if not due:
+                continue
+            take = min(due, supply[resource])
+            supply[resource] -= take
+            resources = dict(p.resources)
+            resources[resource] += take
+            owed = {k: v for k, v in p.owed.items() if k != resource}
+            if due > take:
+                owed[resource] = due - take
+            players[name] = evolve(p, resources=resources, owed=owed)
     for name in order:
-        state = settle_owed(state, name, "metal")
-        state = evolve_player(state, name, resource_cards=(), workers_placed=0)
-    return attrs.evolve(state, stage="tax", queue=())
+        players[name] = evolve(players[name], resource_cards=(), workers_placed=0)
+    return evolve(state, players=players, supply=supply, stage="tax", queue=())
+
+
+def production_due(ctx: Ctx, state: State, name: str, resource: str) -> int:
+    """This round's cubes of one type for a player: card yields, event change, income card."""
+    t = ctx.t
+    p = state.players[name]
+    event = t.events[state.event] if state.event is not None else None
+    due = 0
+    for cid in p.resource_cards:
+        card = t.resource_cards[cid]
+        if card.resource != resource:
+            continue
+        extra = 0
+        # PIL-EVENT-06: volunteers / cold winter change each card's yield.
+        if event is not None and event.effect == "yield_per_card":
+            extra = event.amount if event_affects(ctx, state, name) else 0
+        due += max(0, card.yield_ + extra)
+    if ctx.o.income_cards == "every_round":
+        # PIL-ADV-02: an income card adds its cube every round.
+        for a in advantage_with(ctx, p, "income"):
+            if t.advantages[a].resource == resource:
+                due += t.advantages[a].amount
+    return due
 
 
 def take_advantage(ctx: Ctx, state: State, name: str, card_id: str, space: str) -> State:
@@ -165,7 +183,7 @@ def take_advantage(ctx: Ctx, state: State, name: str, card_id: str, space: str) 
     card = ctx.t.advantages[card_id]
     kingsbridge = dict(state.kingsbridge)
     del kingsbridge[space]
-    state = attrs.evolve(state, kingsbridge=kingsbridge)
+    state = evolve(state, kingsbridge=kingsbridge)
     p = state.players[name]
     if card.kind != "immediate":
         state = evolve_player(state, name, advantages=p.advantages + (card_id,))
@@ -175,7 +193,7 @@ def take_advantage(ctx: Ctx, state: State, name: str, card_id: str, space: str) 
         if card.effect == "income" and ctx.o.income_cards == "once" and card.resource:
             state = grant(state, name, card.resource, card.amount)
         return state
-    state = attrs.evolve(state, advantages_out=state.advantages_out + (card_id,))
+    state = evolve(state, advantages_out=state.advantages_out + (card_id,))
     if card.effect == "vp":
         return with_player(state, name, add_vp(ctx, p, card.amount))
     if card.effect == "gold":
@@ -198,7 +216,7 @@ def apply_tax(ctx: Ctx, state: State) -> State:
         p = state.players[court[0]]
         resources = dict(p.resources)
         resources["metal"] += take
-        state = attrs.evolve(state, kings_court_metal=state.kings_court_metal - take)
+        state = evolve(state, kings_court_metal=state.kings_court_metal - take)
         state = evolve_player(state, court[0], resources=resources)
     deciders: list[str] = []
     for name in turn_order(state):
@@ -209,7 +227,7 @@ def apply_tax(ctx: Ctx, state: State) -> State:
             continue
         state = pay_tax(ctx, state, name)
     if deciders:
-        return attrs.evolve(state, stage="tax_exemption", queue=tuple(deciders))
+        return evolve(state, stage="tax_exemption", queue=tuple(deciders))
     return steps_10_to_12(ctx, state)
 
 
@@ -236,13 +254,13 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
             continue
         shiring = dict(state.shiring)
         card = shiring.pop(space)
-        state = attrs.evolve(state, shiring=shiring)
+        state = evolve(state, shiring=shiring)
         state = evolve_player(state, owner, craftsmen=state.players[owner].craftsmen + (card,))
     # PIL-CASTLE-01 (step 11): the occupant takes grey workers for next round.
     for owner in occupants(state, "castle"):
         take = min(ctx.t.castle_grey_workers, state.castle_workers)
         p = state.players[owner]
-        state = attrs.evolve(state, castle_workers=state.castle_workers - take)
+        state = evolve(state, castle_workers=state.castle_workers - take)
         state = evolve_player(state, owner, grey_workers_next=p.grey_workers_next + take)
     # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
     queue: list[str] = []
@@ -250,13 +268,13 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
         if owner not in queue:
             queue.append(owner)
     if queue:
-        return attrs.evolve(state, stage="market", queue=tuple(queue))
+        return evolve(state, stage="market", queue=tuple(queue))
     return start_cathedral(ctx, state)
 
 
 def start_cathedral(ctx: Ctx, state: State) -> State:
     """Step 13 begins with the start player (PIL-CATH-01)."""
-    state = attrs.evolve(state, stage="cathedral", queue=turn_order(state), returning=False)
+    state = evolve(state, stage="cathedral", queue=turn_order(state), returning=False)
     return cathedral_turn(ctx, state)
 
 
@@ -276,4 +294,4 @@ def cathedral_turn(ctx: Ctx, state: State) -> State:
             continue
         uses[cid] = 1
         p = add_vp(ctx, add_gold(ctx, p, c.gold), c.vp)
-    return with_player(state, name, attrs.evolve(p, craftsman_uses=uses))
+    return with_player(state, name, evolve(p, craftsman_uses=uses))
