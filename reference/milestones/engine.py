@@ -30,7 +30,7 @@ from reference.milestones.events import (
     RevealBonusTile,
     SellGoods,
 )
-from reference.milestones.invariants import invariant_failures
+from reference.milestones.invariants import InvariantChecker
 from reference.milestones.names import GAME, OVER, SETUP
 from reference.milestones.options import MilestonesOptions
 from reference.milestones.state import State
@@ -81,6 +81,7 @@ class MilestonesGame:
         self.catalogue: Catalogue = catalogue
         self.data: DataSet = data
         self.tables: Tables = read_tables(data)
+        self._invariants = InvariantChecker(self.tables)
 
     def new_game(self, players: Sequence[str]) -> State:
         """The standard setup for these player names in seat order (start player first)."""
@@ -142,4 +143,4 @@ class MilestonesGame:
 
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of the state."""
-        return invariant_failures(self.tables, state)
+        return self._invariants(state)

@@ -1,25 +1,78 @@
-"""The engine's own soundness checks, run after every event: everything is conserved."""
+"""The engine's own soundness checks, run after every event: everything is conserved.
+
+The checks over pieces, bonus tiles and worker tiles only depend on parts of the state that
+most events leave untouched (a move or a purchase does not change the main board or the
+workers). `InvariantChecker` remembers the last such parts by identity (frozen values are
+shared between successive states by `attrs.evolve`) and recomputes only when one changed.
+"""
 
 from __future__ import annotations
 
-from reference.milestones.names import COIN, DRAFT, GOODS, KINDS, LEFT, OVER, RIGHT, TURNS
+from typing import Any
+
+from reference.milestones.names import COIN, DRAFT, GOODS, KINDS, OVER, TURNS
 from reference.milestones.state import State
 from reference.milestones.tables import Tables
 
 
-def invariant_failures(tables: Tables, state: State) -> list[str]:
-    """Every broken invariant of the state (empty when sound)."""
+class InvariantChecker:
+    """`invariant_failures` for one rule set, with the memo described above."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self._key: tuple[Any, ...] = ()
+        self._placed: dict[str, int] = {}
+        self._failures: list[str] = []
+
+    def __call__(self, state: State) -> list[str]:
+        """Every broken invariant of the state (empty when sound)."""
+        tables = self.tables
+        failures: list[str] = []
+        players = state.players.values()
+        # Goods cubes and coins: players plus supply hold every component.
+        for good in GOODS:
+            total = state.supply[good] + sum(p.goods[good] for p in players)
+            if total != tables.cubes_per_good or state.supply[good] < 0:
+                failures.append(
+                    f"{good}: {total} cubes in play, the game has {tables.cubes_per_good}"
+                )
+        coins = state.supply[COIN] + sum(p.coins for p in players)
+        if coins != tables.coins or state.supply[COIN] < 0:
+            failures.append(f"coins: {coins} in play, the game has {tables.coins}")
+        key = (
+            state.board,
+            state.draw_pile,
+            state.display,
+            state.draft_pool,
+            state.removed_tiles,
+            state.discarded_workers,
+            state.discarded_bonus,
+            state.bonus_pool,
+            *(p.workers for p in players),
+        )
+        if len(key) != len(self._key) or any(
+            a is not b for a, b in zip(key, self._key, strict=True)
+        ):
+            self._placed, self._failures = placed_and_tiles(tables, state)
+            self._key = key
+        failures += self._failures
+        # Pieces on the main board (and cover tiles on workers) plus the supply.
+        for piece, n in self._placed.items():
+            if n + state.supply[piece] != tables.pieces[piece] or state.supply[piece] < 0:
+                failures.append(f"{piece}: {n} placed + {state.supply[piece]} in supply")
+        # Turn bookkeeping.
+        if state.phase in (DRAFT, TURNS) and state.current not in state.players:
+            failures.append(f"the player to act {state.current!r} is not in the game")
+        if state.moves_made > tables.moves_per_turn:
+            failures.append(f"{state.moves_made} moves made in one turn")
+        if state.phase == OVER and (state.returns_due or state.cover_due or state.pending_bonus):
+            failures.append("the game ended with a Castle tax or a bonus claim open")
+        return failures
+
+
+def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list[str]]:
+    """Pieces in play by kind, and the failures of the bonus-tile and worker-tile counts."""
     failures: list[str] = []
-    players = state.players.values()
-    # Goods cubes and coins: players plus supply hold every component.
-    for good in GOODS:
-        total = state.supply[good] + sum(p.goods[good] for p in players)
-        if total != tables.cubes_per_good or state.supply[good] < 0:
-            failures.append(f"{good}: {total} cubes in play, the game has {tables.cubes_per_good}")
-    coins = state.supply[COIN] + sum(p.coins for p in players)
-    if coins != tables.coins or state.supply[COIN] < 0:
-        failures.append(f"coins: {coins} in play, the game has {tables.coins}")
-    # Pieces on the main board plus the supply.
     board = state.board
     placed = {
         "road_pieces": len(board.roads),
@@ -30,18 +83,15 @@ def invariant_failures(tables: Tables, state: State) -> list[str]:
         "cover_tiles": 0,
     }
     bonus_on_workers: list[str] = []
-    on_boards: dict[str, list[str]] = {}
-    for p in players:
+    halves = list(state.discarded_workers)
+    for p in state.players.values():
         for worker in p.workers.values():
             if worker is None:
                 continue
             placed["cover_tiles"] += worker.covered
             if worker.bonus:
                 bonus_on_workers.append(worker.kind)
-            on_boards.setdefault(worker.tile, []).append(worker.half)
-    for piece, n in placed.items():
-        if n + state.supply[piece] != tables.pieces[piece] or state.supply[piece] < 0:
-            failures.append(f"{piece}: {n} placed + {state.supply[piece]} in supply")
+            halves.append(f"{worker.tile}.{worker.half}")
     if len(set(board.roads)) != len(board.roads) or len(set(board.houses)) != len(board.houses):
         failures.append("a road edge or a house triangle is listed twice")
     if not set(board.flour) <= set(board.marketplaces):
@@ -56,27 +106,18 @@ def invariant_failures(tables: Tables, state: State) -> list[str]:
         )
         if n != tables.bonus_tiles[kind]:
             failures.append(f"{kind} bonus tiles: {n}, the game has {tables.bonus_tiles[kind]}")
-    # Worker tiles: each lies in exactly one place, or its halves on boards / out of play.
-    for half in state.discarded_workers:
-        tile, _, side = half.partition(".")
-        on_boards.setdefault(tile, []).append(side)
+    # Worker tiles: each lies in exactly one loose place, or both its workers are on player
+    # boards or out of play. Halves are unique, none belongs to a loose tile, and there are
+    # exactly two per tile that is not loose, so every such tile is fully accounted for.
     loose = state.draw_pile + state.display + state.draft_pool + state.removed_tiles
-    if len(loose) != len(set(loose)):
-        failures.append("a worker tile lies in two places")
-    for tile in tables.worker_tiles:
-        halves = sorted(on_boards.get(tile, []))
-        if tile in loose:
-            if halves:
-                failures.append(f"worker tile {tile} is both loose and on a player board")
-        elif halves != [LEFT, RIGHT]:
-            failures.append(f"worker tile {tile}: halves {halves} accounted for")
-    if len(loose) + len(on_boards) != len(tables.worker_tiles):
+    loose_set = set(loose)
+    half_tiles = {h.partition(".")[0] for h in halves}
+    if len(loose_set) != len(loose) or len(set(halves)) != len(halves):
+        failures.append("a worker tile or a worker lies in two places")
+    if half_tiles & loose_set:
+        failures.append("a worker tile is both loose and on a player board")
+    if not (loose_set | half_tiles) <= tables.worker_tiles.keys():
         failures.append("worker tiles appear that the game does not have")
-    # Turn bookkeeping.
-    if state.phase in (DRAFT, TURNS) and state.current not in state.players:
-        failures.append(f"the player to act {state.current!r} is not in the game")
-    if state.moves_made > tables.moves_per_turn:
-        failures.append(f"{state.moves_made} moves made in one turn")
-    if state.phase == OVER and (state.returns_due or state.cover_due or state.pending_bonus):
-        failures.append("the game ended with a Castle tax or a bonus claim open")
-    return failures
+    if len(halves) != 2 * (len(tables.worker_tiles) - len(loose_set)):
+        failures.append(f"{len(halves)} workers on boards or out of play, {len(loose)} tiles loose")
+    return placed, failures

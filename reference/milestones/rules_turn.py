@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from reference.core.errors import RuleViolation
-from reference.milestones.common import gain_capped, put_player, require_turn, uncovered
+from reference.milestones.common import put_player, require_turn, uncovered
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
 from reference.milestones.names import (
     CASTLE,
@@ -83,15 +83,27 @@ def move(tables: Tables, state: State, event: Move) -> State:
     start = LOOP_INDEX[player.position]
     landing = LOOP[(start + event.steps) % len(LOOP)]
     good, amount = production(tables, player, start, event.steps)
-    player = attrs.evolve(player, position=landing)
-    state = put_player(state, event.player, player)
-    state = attrs.evolve(state, moves_made=state.moves_made + 1)
-    if amount:
-        state = gain_capped(state, event.player, good, amount)
-    elif landing == TRADING_HOUSE and order_bonus(player):
+    if landing == TRADING_HOUSE and order_bonus(player):
         # MIL-TRADE-01: workers in non-falling number order give a coin on arrival.
-        state = gain_capped(state, event.player, COIN, tables.order_bonus_coins)
-    elif landing == CASTLE:
+        good, amount = COIN, tables.order_bonus_coins
+    # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left.
+    amount = min(amount, state.supply[good]) if amount else 0
+    supply = state.supply
+    if amount:
+        supply = dict(supply)
+        supply[good] -= amount
+        if good == COIN:
+            player = attrs.evolve(player, position=landing, coins=player.coins + amount)
+        else:
+            goods = dict(player.goods)
+            goods[good] += amount
+            player = attrs.evolve(player, position=landing, goods=goods)
+    else:
+        player = attrs.evolve(player, position=landing)
+    players = dict(state.players)
+    players[event.player] = player
+    state = attrs.evolve(state, players=players, supply=supply, moves_made=state.moves_made + 1)
+    if landing == CASTLE:
         state = castle_tax(tables, state, event.player)
     return state
 
