@@ -40,6 +40,7 @@ from reference.pillars.steps import (
     start_cathedral,
     steps_3_to_8,
     steps_10_to_12,
+    steps_11_12,
     to_bishop,
 )
 from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
@@ -109,6 +110,12 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     state = evolve_player(state, ev.player, craftsmen=tuple(kept))
     state = evolve(state, craftsmen_out=state.craftsmen_out + (ev.craftsman,))
     if over == ev.player:
+        if state.stage == "shiring":
+            # Step 10 is over once every Shiring taker is back within the limit.
+            nxt = over_limit(ctx, state)
+            if nxt is None:
+                return steps_11_12(ctx, state)
+            return evolve(state, queue=(nxt,))
         return state
     state = evolve(state, queue=state.queue[1:])
     return state if state.queue else to_bishop(ctx, state)

@@ -12,6 +12,7 @@ from reference.pillars.flow import (
     evolve_player,
     grant,
     occupants,
+    over_limit,
     pay,
     turn_order,
     with_player,
@@ -256,6 +257,15 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
         card = shiring.pop(space)
         state = evolve(state, shiring=shiring)
         state = evolve_player(state, owner, craftsmen=state.players[owner].craftsmen + (card,))
+    # PIL-CRAFT-01: a player now over the craftsman limit discards before step 11.
+    over = over_limit(ctx, state)
+    if over is not None:
+        return evolve(state, stage="shiring", queue=(over,))
+    return steps_11_12(ctx, state)
+
+
+def steps_11_12(ctx: Ctx, state: State) -> State:
+    """Shiring Castle (grey workers), then the market opens."""
     # PIL-CASTLE-01 (step 11): the occupant takes grey workers for next round.
     for owner in occupants(state, "castle"):
         take = min(ctx.t.castle_grey_workers, state.castle_workers)
