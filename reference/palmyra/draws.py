@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.palmyra.common import finish, set_player, with_added
+from reference.palmyra.common import evolve, finish, set_player, with_added
 from reference.palmyra.events import ChooseExtraTile, DrawTile
 from reference.palmyra.state import CHOOSE, DRAW, MOVE, REORGANISE, SETUP, TURN, Draw, State
 from reference.palmyra.tables import Config
@@ -53,16 +51,16 @@ def start_draws(
         if short:
             # PAL-END-01: a tile had to be drawn and could not be.
             return finish(state, "tiles")
-        return after_draws(cfg, attrs.evolve(state, draws_due=(), short=False))
-    return attrs.evolve(state, phase=DRAW, draws_due=queue, short=short)
+        return after_draws(cfg, evolve(state, draws_due=(), short=False))
+    return evolve(state, phase=DRAW, draws_due=queue, short=short)
 
 
 def after_draws(cfg: Config, state: State) -> State:
     """Where play goes once the due draws are made."""
     if state.phase == SETUP:
-        return attrs.evolve(state, phase=TURN)
+        return evolve(state, phase=TURN)
     if state.action.kind == REORGANISE:
-        return attrs.evolve(state, phase=MOVE)
+        return evolve(state, phase=MOVE)
     return end_turn(cfg, state)
 
 
@@ -100,12 +98,12 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
     if not left[event.tile]:
         del left[event.tile]
     if due.size == LARGE:
-        state = attrs.evolve(state, draws_due=state.draws_due[1:], large_stack=left)
+        state = evolve(state, draws_due=state.draws_due[1:], large_stack=left)
     else:
-        state = attrs.evolve(state, draws_due=state.draws_due[1:], small_stack=left)
+        state = evolve(state, draws_due=state.draws_due[1:], small_stack=left)
     player = state.players[due.player]
     state = set_player(
-        state, due.player, attrs.evolve(player, supply=with_added(player.supply, event.tile))
+        state, due.player, evolve(player, supply=with_added(player.supply, event.tile))
     )
     # PAL-END-01 (tiles_end=stacks_empty): both stacks empty ends the game at once.
     if cfg.options.tiles_end == "stacks_empty" and stacks_empty(state):

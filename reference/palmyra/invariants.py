@@ -73,10 +73,11 @@ def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str
 
 def _tiles(cfg: Config, state: State) -> list[str]:
     expected, faults = _outside_stacks(cfg, state)
-    count: Counter[str] = Counter(state.board.values())
+    held = list(state.board.values())
     for p in state.players.values():
-        count.update(p.supply)
-        count.update(p.face_down)
+        held += p.supply
+        held += p.face_down
+    count: Counter[str] = Counter(held)
     if dict.__eq__(count, expected):
         return faults
     diff = (count - Counter(expected)) + (Counter(expected) - count)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.palmyra.common import (
+    evolve,
     finish,
     fits,
     is_icon,
@@ -135,7 +134,7 @@ def start_chain(cfg: Config, state: State, event: Conquer | CollectTaxes) -> Sta
     # PAL-CHAIN-05: the action places at least one tile, so it needs a possible placement.
     if not can_place(cfg, state, player.supply, pos):
         raise RuleViolation("PAL-CHAIN-05", f"the {event.piece} has no tile it can place")
-    return attrs.evolve(state, phase=CHAIN, action=Action(kind=kind, piece=event.piece))
+    return evolve(state, phase=CHAIN, action=Action(kind=kind, piece=event.piece))
 
 
 def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
@@ -176,13 +175,11 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
     value = match_value(cfg, state, event.tile, event.cell, origin)
     # PAL-CHAIN-06: the acting piece moves onto the new tile.
     new_player = move_to(player, action.piece, event.cell)
-    new_player = attrs.evolve(new_player, supply=without(player.supply, event.tile))
+    new_player = evolve(new_player, supply=without(player.supply, event.tile))
     board = dict(state.board)
     board[event.cell] = event.tile
-    new_action = attrs.evolve(
-        action, placed=(*action.placed, event.cell), earned=action.earned + value
-    )
-    state = attrs.evolve(state, board=board, action=new_action)
+    new_action = evolve(action, placed=(*action.placed, event.cell), earned=action.earned + value)
+    state = evolve(state, board=board, action=new_action)
     return set_player(state, event.player, new_player)
 
 
@@ -241,10 +238,8 @@ def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
             raise RuleViolation("PAL-TAX-04", "the tile is flipped after placing tiles")
         check_can_end(cfg, state)
         closed = True
-    new_player = attrs.evolve(
-        player, supply=supply, face_down=with_added(player.face_down, event.tile)
-    )
-    state = attrs.evolve(state, action=attrs.evolve(action, flipped=True, closed=closed))
+    new_player = evolve(player, supply=supply, face_down=with_added(player.face_down, event.tile))
+    state = evolve(state, action=evolve(action, flipped=True, closed=closed))
     return set_player(state, event.player, new_player)
 
 
@@ -272,7 +267,7 @@ def end_chain(cfg: Config, state: State, event: EndAction) -> State:
         # PAL-CONQ-02: the earned tiles (+1 with the emperor, PAL-EMP-05) are drawn now.
         k = action.earned + (cfg.tables.emperor_conquer_bonus if emperor else 0)
         if tiles_choice_matters(state, k):
-            return attrs.evolve(state, phase=CHOOSE, action=attrs.evolve(action, tiles_due=k))
+            return evolve(state, phase=CHOOSE, action=evolve(action, tiles_due=k))
         large, small, short = plan_draws(state, k, None)
         return start_draws(cfg, state, event.player, large, small, short)
     return pay_taxes(cfg, state, event.player, emperor)
@@ -293,8 +288,8 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
     # PAL-END-02: the bank pays what it has; its last coin ends the game at once.
     paid = min(owed, state.bank)
-    state = attrs.evolve(state, bank=state.bank - paid)
-    state = set_player(state, name, attrs.evolve(player, coins=player.coins + paid))
+    state = evolve(state, bank=state.bank - paid)
+    state = set_player(state, name, evolve(player, coins=player.coins + paid))
     if state.bank == 0:
         return finish(state, "bank")
     return end_turn(cfg, state)

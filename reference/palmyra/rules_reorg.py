@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.palmyra.common import finish, move_to, occupied, position, set_player
+from reference.palmyra.common import evolve, finish, move_to, occupied, position, set_player
 from reference.palmyra.draws import stack, start_draws
 from reference.palmyra.events import EndAction, MovePiece, Reorganise
 from reference.palmyra.lattice import CENTRE, parse_cell
@@ -30,7 +28,7 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
         )
     if event.take_emperor:
         state = take_emperor(cfg, state, event.player)
-    state = attrs.evolve(state, action=Action(kind=REORGANISE))
+    state = evolve(state, action=Action(kind=REORGANISE))
     if not any(stack(state, event.stack).values()):
         # PAL-END-01: both stacks are empty, so the tile cannot be drawn: the game ends.
         return finish(state, "tiles")
@@ -52,8 +50,8 @@ def take_emperor(cfg: Config, state: State, name: str) -> State:
     # PAL-EMP-02: the emperor costs one coin, paid to the bank.
     if player.coins < price:
         raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
-    state = attrs.evolve(state, emperor=name, bank=state.bank + price)
-    return set_player(state, name, attrs.evolve(player, coins=player.coins - price))
+    state = evolve(state, emperor=name, bank=state.bank + price)
+    return set_player(state, name, evolve(player, coins=player.coins - price))
 
 
 def move_targets(state: State, name: str, piece: str) -> list[str]:
@@ -106,7 +104,7 @@ def move_piece(cfg: Config, state: State, event: MovePiece) -> State:
     if swap:
         new_player = move_to(new_player, other_piece, here)
         done = (*done, other_piece)
-    state = attrs.evolve(state, action=attrs.evolve(state.action, moved=done))
+    state = evolve(state, action=evolve(state.action, moved=done))
     return set_player(state, event.player, new_player)
 
 

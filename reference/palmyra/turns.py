@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
-
-from reference.palmyra.common import finish
+from reference.palmyra.common import evolve, finish
 from reference.palmyra.state import TURN, Action, State
 from reference.palmyra.tables import Config
 
@@ -14,10 +12,10 @@ def end_turn(cfg: Config, state: State) -> State:
     if cfg.solo:
         # PAL-SOLO-02: at the end of every solo turn three coins leave the bank for good.
         drain = min(cfg.tables.solo_drain, state.bank)
-        state = attrs.evolve(state, bank=state.bank - drain, removed=state.removed + drain)
+        state = evolve(state, bank=state.bank - drain, removed=state.removed + drain)
         # PAL-END-02: the bank's last coin gone ends the game at once.
         if state.bank == 0:
-            return finish(attrs.evolve(state, turn=state.turn + 1), "bank")
+            return finish(evolve(state, turn=state.turn + 1), "bank")
     names = list(state.players)
     nxt = names[(names.index(state.current) + 1) % len(names)]
-    return attrs.evolve(state, current=nxt, phase=TURN, action=Action(), turn=state.turn + 1)
+    return evolve(state, current=nxt, phase=TURN, action=Action(), turn=state.turn + 1)
