@@ -43,18 +43,38 @@ class Result:
 class Game(Protocol):
     """What the oracle needs from an engine; see docs/engine-contract.md."""
 
-    name: str
-    """Short name used in logs and on the command line, e.g. ``pillars``."""
-    min_players: int
-    max_players: int
-    event_types: tuple[type[Any], ...]
-    """Every event class the game accepts; each has a unique ClassVar ``type``."""
-    state_type: type[Any]
-    catalogue: Catalogue
-    data: DataSet
-    """The data tables in force (edition defaults, overridden by any profile)."""
-    options: Any
-    """The game's own frozen options object."""
+    # Read-only properties, so a frozen attrs engine class satisfies the protocol too.
+    @property
+    def name(self) -> str:
+        """Short name used in logs and on the command line, e.g. ``pillars``."""
+
+    @property
+    def min_players(self) -> int:
+        """Fewest players the game takes."""
+
+    @property
+    def max_players(self) -> int:
+        """Most players the game takes."""
+
+    @property
+    def event_types(self) -> tuple[type[Any], ...]:
+        """Every event class the game accepts; each has a unique ClassVar ``type``."""
+
+    @property
+    def state_type(self) -> type[Any]:
+        """The class of the game's states."""
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The game's rule catalogue."""
+
+    @property
+    def data(self) -> DataSet:
+        """The data tables in force (edition defaults, overridden by any profile)."""
+
+    @property
+    def options(self) -> Any:
+        """The game's own frozen options object."""
 
     def new_game(self, players: Sequence[str]) -> Any:
         """The standard setup for these player names, in seat order."""
