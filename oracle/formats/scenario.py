@@ -10,6 +10,7 @@ import cattrs
 import yaml
 
 from oracle.formats.converter import CONVERTER, describe
+from reference.core import yamlfile
 
 MAX_SCENARIO_BYTES = 2_000_000
 
@@ -95,8 +96,8 @@ def load_scenario(path: Path) -> LoadedScenario:
     except UnicodeDecodeError as exc:
         raise BadScenario(0, f"not UTF-8 text (byte {exc.start})") from exc
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        raw = yaml.safe_load(text)
+        node = yamlfile.compose(text)
+        raw = yamlfile.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0

@@ -28,6 +28,7 @@ import attrs
 import cattrs
 import yaml
 
+from reference.core import yamlfile
 from reference.core.errors import BadOptions
 
 Status = Literal["rulebook", "seed", "secondary", "ruling", "placeholder"]
@@ -97,7 +98,7 @@ _converter = cattrs.Converter(forbid_extra_keys=True)
 def load_catalogue(path: Path) -> Catalogue:
     """Read and check a catalogue file; a broken file raises BadOptions naming it."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yamlfile.load(path.read_text(encoding="utf-8"))
         catalogue = _converter.structure(raw, Catalogue)
     except (OSError, yaml.YAMLError, cattrs.BaseValidationError) as exc:
         raise BadOptions(f"{path}: not a valid rule catalogue: {_one_line(exc)}") from exc

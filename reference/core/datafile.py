@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 import yaml
 
+from reference.core import yamlfile
 from reference.core.catalogue import STATUSES
 from reference.core.errors import BadOptions
 
@@ -70,7 +71,7 @@ def load_data_dir(folder: Path) -> DataSet:
         if path.name == "rules.yaml":
             continue
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            raw = yamlfile.load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
             raise BadOptions(
                 f"{path}: cannot read data file: {' '.join(str(exc).split())}"
@@ -95,7 +96,7 @@ def load_data_dir(folder: Path) -> DataSet:
 def load_profile_file(path: Path) -> dict[str, Any]:
     """A profile from a YAML or JSON file (JSON is YAML): a mapping of data keys to values."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yamlfile.load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise BadOptions(f"{path}: cannot read profile: {' '.join(str(exc).split())}") from exc
     if not isinstance(raw, dict):

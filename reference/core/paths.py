@@ -35,15 +35,17 @@ def split(path: str) -> list[str]:
 def read(state: Any, path: str) -> Any:
     """The value at ``path`` in ``state``."""
     node = state
-    for i, seg in enumerate(split(path)):
-        node = _child(node, seg, path, ".".join(split(path)[:i]) or "<state>")
+    parts = split(path)
+    for i, seg in enumerate(parts):
+        node = _child(node, seg, path, parts, i)
     return node
 
 
-def _child(node: Any, seg: str, path: str, where: str) -> Any:
+def _child(node: Any, seg: str, path: str, parts: list[str], i: int) -> Any:
     if attrs.has(type(node)):
         if seg in attrs.fields_dict(type(node)):
             return getattr(node, seg)
+        where = ".".join(parts[:i]) or "<state>"
         names = ", ".join(attrs.fields_dict(type(node)))
         raise UnknownPath(path, f"{where} has no field {seg!r} (fields: {names})")
     if isinstance(node, Mapping):
@@ -51,10 +53,13 @@ def _child(node: Any, seg: str, path: str, where: str) -> Any:
             return node[seg]
         if seg.lstrip("-").isdigit() and int(seg) in node:
             return node[int(seg)]
+        where = ".".join(parts[:i]) or "<state>"
         keys = ", ".join(str(k) for k in node)
         raise UnknownPath(path, f"{where} has no key {seg!r} (keys: {keys})")
     if isinstance(node, (tuple, list)):
         if seg.isdigit() and int(seg) < len(node):
             return node[int(seg)]
+        where = ".".join(parts[:i]) or "<state>"
         raise UnknownPath(path, f"{where} has {len(node)} items; no index {seg!r}")
+    where = ".".join(parts[:i]) or "<state>"
     raise UnknownPath(path, f"{where} is a {type(node).__name__}, with no parts")
