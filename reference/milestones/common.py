@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import attrs
-
 from reference.core.errors import RuleViolation
 from reference.milestones.names import COIN, OVER, TURNS
-from reference.milestones.state import PlayerState, State, Worker
+from reference.milestones.state import PlayerState, State, Worker, evolve
 from reference.milestones.tables import Tables
 
 
@@ -16,7 +14,7 @@ def put_player(state: State, name: str, player: PlayerState) -> State:
     """The state with `name`'s board replaced."""
     players = dict(state.players)
     players[name] = player
-    return attrs.evolve(state, players=players)
+    return evolve(state, players=players)
 
 
 def holding(player: PlayerState, item: str) -> int:
@@ -44,8 +42,8 @@ def transfer(
         else:
             goods[item] += sign * n
         supply[item] -= sign * n
-    player = attrs.evolve(player, coins=coins, goods=goods)
-    return put_player(attrs.evolve(state, supply=supply), name, player), player
+    player = evolve(player, coins=coins, goods=goods)
+    return put_player(evolve(state, supply=supply), name, player), player
 
 
 def pay(state: State, name: str, cost: Mapping[str, int], rule: str, what: str) -> State:
@@ -73,7 +71,7 @@ def use_piece(state: State, piece: str, n: int, what: str) -> State:
         raise RuleViolation("MIL-BUILD-02", f"no {piece.replace('_', ' ')} left for {what}")
     supply = dict(state.supply)
     supply[piece] -= n
-    return attrs.evolve(state, supply=supply)
+    return evolve(state, supply=supply)
 
 
 def score(tables: Tables, state: State, name: str, points: int) -> State:
@@ -81,11 +79,11 @@ def score(tables: Tables, state: State, name: str, points: int) -> State:
     if points <= 0:
         return state
     player = state.players[name]
-    player = attrs.evolve(player, vp=player.vp + points)
+    player = evolve(player, vp=player.vp + points)
     state = put_player(state, name, player)
     # MIL-END-01: reaching or passing the mark for the player count triggers the end.
     if state.end_trigger is None and player.vp >= tables.end_vp[len(state.players)]:
-        state = attrs.evolve(state, end_trigger=name)
+        state = evolve(state, end_trigger=name)
     return state
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
-
 from reference.core.errors import RuleViolation
 from reference.milestones.board import edge
 from reference.milestones.common import gain_capped, pay, put_player, score, use_piece
@@ -18,7 +16,7 @@ from reference.milestones.events import (
 )
 from reference.milestones.names import BOARD_OF_WORKS, COIN, MILL, OVER
 from reference.milestones.rules_trading import require_at
-from reference.milestones.state import MainBoard, PlayerState, State
+from reference.milestones.state import MainBoard, PlayerState, State, evolve
 from reference.milestones.tables import Tables
 
 
@@ -98,15 +96,15 @@ def build_road(tables: Tables, state: State, event: BuildRoad) -> State:
     ends = {k: v for k, v in board.road_ends.items() if k != event.start}
     ends[event.end] = origin
     roads = (*board.roads, edge(event.start, event.milestone), edge(event.milestone, event.end))
-    board = attrs.evolve(
+    board = evolve(
         board, roads=roads, milestones=(*board.milestones, event.milestone), road_ends=ends
     )
-    state = attrs.evolve(state, board=board)
+    state = evolve(state, board=board)
     # MIL-ROAD-05: the road scores the number under its milestone.
     state = score(tables, state, event.player, tables.geometry.values[event.milestone] or 0)
     # MIL-BONUS-01: a milestone on a corner of a bush triangle earns its bonus tile.
     triangles = tables.geometry.point_triangles[event.milestone]
-    return attrs.evolve(state, pending_bonus=claimable(state, event.player, triangles))
+    return evolve(state, pending_bonus=claimable(state, event.player, triangles))
 
 
 def build_house(tables: Tables, state: State, event: BuildHouse) -> State:
@@ -125,13 +123,13 @@ def build_house(tables: Tables, state: State, event: BuildHouse) -> State:
         raise RuleViolation("MIL-HOUSE-02", f"{event.triangle} already has a house")
     state = pay(state, event.player, tables.costs["house"], "MIL-BUILD-01", "a house")
     state = use_piece(state, "houses", 1, "a house")
-    state = attrs.evolve(state, board=attrs.evolve(board, houses=(*board.houses, event.triangle)))
+    state = evolve(state, board=evolve(board, houses=(*board.houses, event.triangle)))
     # MIL-HOUSE-03: a house scores the uncovered numbers at its three corners.
     values = tables.geometry.values
     points = sum(values[p] or 0 for p in corners if not is_covered(board, p))
     state = score(tables, state, event.player, points)
     # MIL-BONUS-01: a house on a bush triangle earns its bonus tile.
-    return attrs.evolve(state, pending_bonus=claimable(state, event.player, (event.triangle,)))
+    return evolve(state, pending_bonus=claimable(state, event.player, (event.triangle,)))
 
 
 def build_marketplace(tables: Tables, state: State, event: BuildMarketplace) -> State:
@@ -147,9 +145,9 @@ def build_marketplace(tables: Tables, state: State, event: BuildMarketplace) -> 
     state = pay(state, event.player, tables.costs["marketplace"], "MIL-BUILD-01", "a marketplace")
     state = use_piece(state, "marketplaces", 1, "a marketplace")
     ends = {k: v for k, v in board.road_ends.items() if k != event.point}
-    board = attrs.evolve(board, marketplaces=(*board.marketplaces, event.point), road_ends=ends)
+    board = evolve(board, marketplaces=(*board.marketplaces, event.point), road_ends=ends)
     # MIL-MARKET-02: a marketplace scores the number it covers.
-    return score(tables, attrs.evolve(state, board=board), event.player, value)
+    return score(tables, evolve(state, board=board), event.player, value)
 
 
 def flour_choices(tables: Tables, board: MainBoard, marketplace: str) -> list[str]:
@@ -183,8 +181,8 @@ def deliver_flour(tables: Tables, state: State, event: DeliverFlour) -> State:
     # MIL-MILL-01: each flour sack costs grain.
     state = pay(state, event.player, tables.costs["flour"], "MIL-MILL-01", "a flour sack")
     state = use_piece(state, "flour_sacks", 1, "flour")
-    board = attrs.evolve(board, flour=(*board.flour, event.marketplace))
-    state = attrs.evolve(state, board=board)
+    board = evolve(board, flour=(*board.flour, event.marketplace))
+    state = evolve(state, board=board)
     points = sum(tables.geometry.values[p] or 0 for p in numbers)
     state = score(tables, state, event.player, points)
     # MIL-MILL-03: each delivery also earns a coin.
@@ -209,11 +207,11 @@ def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
     workers = dict(player.workers)
     worker = workers[event.space]
     if worker is not None:
-        workers[event.space] = attrs.evolve(worker, bonus=True)
-    state = put_player(state, event.player, attrs.evolve(player, workers=workers))
+        workers[event.space] = evolve(worker, bonus=True)
+    state = put_player(state, event.player, evolve(player, workers=workers))
     tiles = {t: k for t, k in state.board.bonus_tiles.items() if t != event.triangle}
-    state = attrs.evolve(state, board=attrs.evolve(state.board, bonus_tiles=tiles))
+    state = evolve(state, board=evolve(state.board, bonus_tiles=tiles))
     rest = [t for t in state.pending_bonus if t != event.triangle]
-    state = attrs.evolve(state, pending_bonus=claimable(state, event.player, rest))
+    state = evolve(state, pending_bonus=claimable(state, event.player, rest))
     # MIL-BONUS-03: a claimed bonus tile scores one point.
     return score(tables, state, event.player, tables.bonus_vp)

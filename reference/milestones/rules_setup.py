@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
-
 from reference.core.errors import BadOptions, RuleViolation
 from reference.milestones.common import put_player
 from reference.milestones.events import DraftWorkerTile, DrawWorkerTile, RevealBonusTile
@@ -22,7 +20,15 @@ from reference.milestones.names import (
     TURNS,
     WORKER_SPACES,
 )
-from reference.milestones.state import MainBoard, PlayerState, State, Worker, no_goods, no_workers
+from reference.milestones.state import (
+    MainBoard,
+    PlayerState,
+    State,
+    Worker,
+    evolve,
+    no_goods,
+    no_workers,
+)
 from reference.milestones.tables import Tables
 
 
@@ -84,8 +90,8 @@ def reveal_bonus_tile(tables: Tables, state: State, event: RevealBonusTile) -> S
     pool[event.kind] -= 1
     tiles = dict(state.board.bonus_tiles)
     tiles[bush] = event.kind
-    board = attrs.evolve(state.board, bonus_tiles=tiles)
-    return attrs.evolve(state, bonus_pool=pool, board=board)
+    board = evolve(state.board, bonus_tiles=tiles)
+    return evolve(state, bonus_pool=pool, board=board)
 
 
 def draw_due(tables: Tables, state: State) -> bool:
@@ -107,14 +113,14 @@ def draw_worker_tile(tables: Tables, state: State, event: DrawWorkerTile) -> Sta
         # MIL-TRADE-04: after the visit the display is refilled to its size from the pile.
         display = (*state.display, event.tile)
         done = len(display) >= tables.display_size or not pile
-        return attrs.evolve(state, draw_pile=pile, display=display, refill_due=not done)
+        return evolve(state, draw_pile=pile, display=display, refill_due=not done)
     if len(state.display) < tables.display_size:
-        return attrs.evolve(state, draw_pile=pile, display=(*state.display, event.tile))
+        return evolve(state, draw_pile=pile, display=(*state.display, event.tile))
     pool = (*state.draft_pool, event.tile)
-    state = attrs.evolve(state, draw_pile=pile, draft_pool=pool)
+    state = evolve(state, draw_pile=pile, draft_pool=pool)
     if len(pool) >= tables.draft_pool[len(state.players)]:
         seats = list(state.players)
-        state = attrs.evolve(state, phase=DRAFT, current=seats[-1])
+        state = evolve(state, phase=DRAFT, current=seats[-1])
     return state
 
 
@@ -125,7 +131,7 @@ def place_tile(tables: Tables, player: PlayerState, tile_id: str, space: str) ->
     i = WORKER_SPACES.index(space)
     workers[space] = Worker(tile.left_kind, tile.left_number, tile_id, LEFT)
     workers[WORKER_SPACES[i + 1]] = Worker(tile.right_kind, tile.right_number, tile_id, RIGHT)
-    return attrs.evolve(player, workers=workers)
+    return evolve(player, workers=workers)
 
 
 def drafter(tables: Tables, players: Sequence[str], picks: int) -> str:
@@ -153,9 +159,9 @@ def draft_worker_tile(tables: Tables, state: State, event: DraftWorkerTile) -> S
     seats = list(state.players)
     if picks < len(seats) * tables.draft_take:
         current = drafter(tables, seats, picks)
-        return attrs.evolve(state, draft_pool=pool, picks=picks, current=current)
+        return evolve(state, draft_pool=pool, picks=picks, current=current)
     # MIL-SETUP-07: the tile left over from the draft goes out of the game.
-    return attrs.evolve(
+    return evolve(
         state,
         draft_pool=(),
         removed_tiles=(*state.removed_tiles, *pool),

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import RuleViolation
 from reference.milestones.common import pay, put_player, require_turn, transfer
 from reference.milestones.events import BuyGood, HireWorkerTile, SellGoods
 from reference.milestones.names import COIN, GOODS, TILE_SPACES, TRADING_HOUSE, WORKER_SPACES
 from reference.milestones.rules_setup import place_tile
-from reference.milestones.state import State
+from reference.milestones.state import State, evolve
 from reference.milestones.tables import Tables
 
 
@@ -51,7 +49,7 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
     supply = dict(state.supply)
     supply["cover_tiles"] += covers
     display = tuple(t for t in state.display if t != event.tile)
-    state = attrs.evolve(
+    state = evolve(
         state,
         display=display,
         discarded_workers=tuple(discarded),
@@ -62,7 +60,7 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
     state = put_player(state, event.player, player)
     # MIL-END-02: taking the last worker tile (display and pile empty) triggers the end.
     if not display and not state.draw_pile and state.end_trigger is None:
-        state = attrs.evolve(state, end_trigger=event.player)
+        state = evolve(state, end_trigger=event.player)
     return state
 
 

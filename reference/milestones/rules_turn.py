@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import RuleViolation
 from reference.milestones.common import put_player, require_turn, uncovered
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
@@ -18,7 +16,7 @@ from reference.milestones.names import (
     PRODUCT,
     TRADING_HOUSE,
 )
-from reference.milestones.state import PlayerState, State
+from reference.milestones.state import PlayerState, State, evolve
 from reference.milestones.tables import Tables
 
 CASTLE_INDEX = LOOP_INDEX[CASTLE]
@@ -60,7 +58,7 @@ def leave_space(tables: Tables, state: State) -> State:
         return state
     # MIL-TRADE-04: the display is refilled only when the player is done at the Trading House.
     due = len(state.display) < tables.display_size and bool(state.draw_pile)
-    return attrs.evolve(state, hired=False, refill_due=due)
+    return evolve(state, hired=False, refill_due=due)
 
 
 def move(tables: Tables, state: State, event: Move) -> State:
@@ -93,16 +91,16 @@ def move(tables: Tables, state: State, event: Move) -> State:
         supply = dict(supply)
         supply[good] -= amount
         if good == COIN:
-            player = attrs.evolve(player, position=landing, coins=player.coins + amount)
+            player = evolve(player, position=landing, coins=player.coins + amount)
         else:
             goods = dict(player.goods)
             goods[good] += amount
-            player = attrs.evolve(player, position=landing, goods=goods)
+            player = evolve(player, position=landing, goods=goods)
     else:
-        player = attrs.evolve(player, position=landing)
+        player = evolve(player, position=landing)
     players = dict(state.players)
     players[event.player] = player
-    state = attrs.evolve(state, players=players, supply=supply, moves_made=state.moves_made + 1)
+    state = evolve(state, players=players, supply=supply, moves_made=state.moves_made + 1)
     if landing == CASTLE:
         state = castle_tax(tables, state, event.player)
     return state
@@ -119,7 +117,7 @@ def castle_tax(tables: Tables, state: State, name: str) -> State:
         len(uncovered(player.workers)) > tables.cover_if_workers_over
         and state.supply["cover_tiles"] > 0
     )
-    return attrs.evolve(state, returns_due=max(0, held - tables.keep_max), cover_due=cover)
+    return evolve(state, returns_due=max(0, held - tables.keep_max), cover_due=cover)
 
 
 def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> State:
@@ -138,14 +136,14 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
     if event.item == COIN:
         if player.coins < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no coin to give back")
-        player = attrs.evolve(player, coins=player.coins - 1)
+        player = evolve(player, coins=player.coins - 1)
     else:
         if player.goods[event.item] < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no {event.item}")
         goods = dict(player.goods)
         goods[event.item] -= 1
-        player = attrs.evolve(player, goods=goods)
-    state = attrs.evolve(state, supply=supply, returns_due=state.returns_due - 1)
+        player = evolve(player, goods=goods)
+    state = evolve(state, supply=supply, returns_due=state.returns_due - 1)
     return put_player(state, event.player, player)
 
 
@@ -162,11 +160,11 @@ def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
     if worker is None or worker.covered:
         raise RuleViolation("MIL-CASTLE-03", f"{event.space} holds no uncovered worker")
     workers = dict(player.workers)
-    workers[event.space] = attrs.evolve(worker, covered=True)
+    workers[event.space] = evolve(worker, covered=True)
     supply = dict(state.supply)
     supply["cover_tiles"] -= 1
-    state = attrs.evolve(state, supply=supply, cover_due=False)
-    return put_player(state, event.player, attrs.evolve(player, workers=workers))
+    state = evolve(state, supply=supply, cover_due=False)
+    return put_player(state, event.player, evolve(player, workers=workers))
 
 
 def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
@@ -182,8 +180,8 @@ def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
     following = seats[(seats.index(event.player) + 1) % len(seats)]
     # MIL-END-03: after the triggering turn every other player has one more turn, then the end.
     if state.end_trigger is not None and following == state.end_trigger:
-        return final_scoring(tables, attrs.evolve(state, refill_due=False))
-    return attrs.evolve(state, current=following, moves_made=0)
+        return final_scoring(tables, evolve(state, refill_due=False))
+    return evolve(state, current=following, moves_made=0)
 
 
 def majority_counts(tables: Tables, player: PlayerState) -> dict[str, int]:
@@ -207,8 +205,8 @@ def final_scoring(tables: Tables, state: State) -> State:
         top = [name for name, c in counts.items() if c[kind] == best]
         for name in top:
             extra[name] += tables.majority_win_vp if len(top) == 1 else tables.majority_tie_vp
-    players = {name: attrs.evolve(p, vp=p.vp + extra[name]) for name, p in state.players.items()}
-    return attrs.evolve(state, players=players, phase=OVER, majority_vp=extra, current="")
+    players = {name: evolve(p, vp=p.vp + extra[name]) for name, p in state.players.items()}
+    return evolve(state, players=players, phase=OVER, majority_vp=extra, current="")
 
 
 def winners(state: State, tie_break: str) -> tuple[str, ...]:
