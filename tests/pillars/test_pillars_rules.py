@@ -154,3 +154,13 @@ def test_bad_player_names_are_rejected() -> None:
         make({}).new_game(["a"])
     with pytest.raises(BadOptions):
         make({}).new_game(["a", "a"])
+
+
+def test_catalogue_options_exist_and_disputes_are_resolved() -> None:
+    game = make({})
+    fields = set(attrs.fields_dict(type(game.options)))
+    disputes = [r for r in game.catalogue.rules if r.dispute is not None]
+    assert len(disputes) >= 19
+    for rule in disputes:
+        assert rule.dispute is not None and rule.dispute.resolution
+        assert rule.dispute.option is None or rule.dispute.option in fields, rule.id
