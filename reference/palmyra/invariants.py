@@ -46,15 +46,18 @@ def failures(cfg: Config, state: State) -> list[str]:
     return found
 
 
-_placed_expected: list[tuple[dict[str, int], dict[str, int], dict[str, int], list[str]]] = []
-"""Memo of the last stacks seen: (large, small, tiles expected outside them, stack faults)."""
+_placed_expected: list[
+    tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], list[str]]
+] = []
+"""Memo of the last stacks seen: (mix, large, small, tiles expected outside, stack faults).
+States are immutable, so the same stack objects under the same mix give the same answer."""
 
 
 def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str]]:
     """How many tiles of each code must lie outside the stacks, and any fault in the stacks."""
     if _placed_expected:
-        large, small, expected, faults = _placed_expected[0]
-        if large is state.large_stack and small is state.small_stack:
+        mix, large, small, expected, faults = _placed_expected[0]
+        if mix is cfg.tables.mix and large is state.large_stack and small is state.small_stack:
             return expected, faults
     rest: Counter[str] = Counter(cfg.tables.mix)
     faults = []
@@ -67,7 +70,7 @@ def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str
     if any(n < 0 for n in rest.values()):
         faults.append("the stacks hold more tiles than the tile mix")
     expected = dict(+rest)
-    _placed_expected[:] = [(state.large_stack, state.small_stack, expected, faults)]
+    _placed_expected[:] = [(cfg.tables.mix, state.large_stack, state.small_stack, expected, faults)]
     return expected, faults
 
 

@@ -232,3 +232,22 @@ def test_palmyra_rule_data_keys_exist() -> None:
 
 def test_palmyra_placeholders_are_the_unsourced_tables() -> None:
     assert set(make({}).data.placeholders()) == {"tiles.mix", "city.layouts", "bank.denominations"}
+
+
+def test_palmyra_invariants_follow_the_game_mix(game: PalmyraGame) -> None:
+    state = position(game)
+    assert game.invariant_failures(state) == []
+    other = make({"profile": {"tiles.mix": {**MIX, "L:D": 6}}})
+    assert any("not conserved" in f for f in other.invariant_failures(state))
+    assert game.invariant_failures(state) == []
+
+
+def test_palmyra_invariants_catch_a_tile_on_the_wrong_cell(game: PalmyraGame) -> None:
+    """A small tile on an octagon cell would touch small tiles (PAL-GEO-01/02)."""
+    state = position(game)
+    sound = attrs.evolve(
+        state, board={**state.board, "2,1": "S:D"}, small_stack={"S:D": 1, "S:M": 2}
+    )
+    assert game.invariant_failures(sound) == []
+    unsound = attrs.evolve(sound, board={**state.board, "1,1": "S:D"})
+    assert any("does not fit" in f for f in game.invariant_failures(unsound))
