@@ -34,7 +34,7 @@ HANDLERS: dict[type[Any], Handler] = {
     ev.DiscardCraftsman: rules_actions.discard_craftsman,
     ev.PlaceMasterBuilder: rules_cards.place_master_builder,
     ev.PassMasterBuilder: rules_cards.pass_master_builder,
-    ev.RejectMasterBuilder: rules_cards.reject_master_builder,
+    ev.ReviewDrawnBuilder: rules_cards.review_drawn_builder,
     ev.PlayAdvantage: rules_actions.play_advantage,
     ev.ChooseArchbishopCraftsman: rules_actions.choose_archbishop_craftsman,
     ev.TakeBishopResource: rules_actions.take_bishop_resource,

@@ -118,7 +118,7 @@ class PassMasterBuilder:
 
 
 @attrs.frozen
-class RejectMasterBuilder:
+class ReviewDrawnBuilder:
     """Phase II (option start_player_rejects): the start player keeps (``reject`` false) or
     returns to the bag (``reject`` true) the builder just drawn."""
 
@@ -230,7 +230,7 @@ EVENT_TYPES: tuple[type[Any], ...] = (
     DiscardCraftsman,
     PlaceMasterBuilder,
     PassMasterBuilder,
-    RejectMasterBuilder,
+    ReviewDrawnBuilder,
     PlayAdvantage,
     ChooseArchbishopCraftsman,
     TakeBishopResource,

@@ -18,12 +18,12 @@ from reference.pillars.events import (
     PassMasterBuilder,
     PlaceMasterBuilder,
     PlayAdvantage,
-    RejectMasterBuilder,
     ReturnResources,
     RevealAdvantages,
     RevealCraftsmen,
     RevealEvent,
     RevealResourceCards,
+    ReviewDrawnBuilder,
     RollTax,
     SellResources,
     TakeBishopResource,
@@ -125,7 +125,7 @@ def legal_events(ctx: Ctx, state: State) -> list[Any]:
                 out.append(TakeCraftsman(actor, card))
         out.append(PassCards(actor))
     elif stage == "review":
-        out += [RejectMasterBuilder(actor, False), RejectMasterBuilder(actor, True)]
+        out += [ReviewDrawnBuilder(actor, False), ReviewDrawnBuilder(actor, True)]
     elif stage in ("decide", "place_passed"):
         cost = placement_cost(ctx, state)
         remigius = stage == "decide" and cost > 0 and advantage_with(ctx, p, "free_builder")

@@ -10,10 +10,10 @@ from reference.pillars.events import (
     PassCards,
     PassMasterBuilder,
     PlaceMasterBuilder,
-    RejectMasterBuilder,
     RevealAdvantages,
     RevealCraftsmen,
     RevealResourceCards,
+    ReviewDrawnBuilder,
     TakeCraftsman,
     TakeResourceCard,
 )
@@ -186,7 +186,7 @@ def draw_master_builder(ctx: Ctx, state: State, ev: DrawMasterBuilder) -> State:
     )
 
 
-def reject_master_builder(ctx: Ctx, state: State, ev: RejectMasterBuilder) -> State:
+def review_drawn_builder(ctx: Ctx, state: State, ev: ReviewDrawnBuilder) -> State:
     """PIL-BUILD-08 (option start_player_rejects): once a round the start player may put
     a drawn builder back in the bag; the cost marker stays."""
     if not ctx.o.start_player_rejects:
