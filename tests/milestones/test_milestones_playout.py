@@ -15,7 +15,7 @@ from reference.milestones.state import State
 GAME = make({})
 CONVERTER = cattrs.Converter()
 MAX_EVENTS = 20_000
-SEEDS = range(4)
+SEEDS = range(8)
 
 
 def choose(rng: random.Random, state: State) -> object:
