@@ -56,7 +56,8 @@ def chain_limit(cfg: Config, state: State, code: str) -> tuple[str, str] | None:
     had_icon = any(is_icon(c) for c in placed)
     # PAL-CHAIN-01: an action places at most 4 tiles.
     if n >= cfg.tables.max_tiles:
-        return "PAL-CHAIN-01", f"{n} tiles are placed already; an action places at most {n}"
+        limit = cfg.tables.max_tiles
+        return "PAL-CHAIN-01", f"{n} tiles are placed already; an action places at most {limit}"
     # PAL-CHAIN-03: at most one icon tile per action; the other tile must be plain.
     if new_icon and had_icon:
         return "PAL-CHAIN-03", "an icon tile is placed already; the other tile must be plain"
