@@ -99,11 +99,14 @@ def json_equal(a: Any, b: Any) -> bool:
 def assign(game: Game, state: Any, values: Mapping[str, Any]) -> Any:
     """A copy of ``state`` with the given values set by path (structured and validated).
 
-    Raises UnknownPath for a path that names nothing, MalformedEvent for a value of the
-    wrong type.
+    The last segment may add a key to a mapping. Raises UnknownPath for a path that names
+    nothing, MalformedEvent for a value of the wrong type (a new key of the wrong kind too).
     """
     for path in values:
-        paths.read(state, path)  # the path must exist in the state
+        parts = paths.split(path)
+        parent = paths.read(state, ".".join(parts[:-1])) if len(parts) > 1 else state
+        if not isinstance(parent, Mapping):  # a mapping may gain a new key; all else exists
+            paths.read(state, path)
     tree = CONVERTER.unstructure(state)
     for path, value in values.items():
         node = tree
@@ -122,7 +125,8 @@ def assign(game: Game, state: Any, values: Mapping[str, Any]) -> Any:
 
 
 def _key(node: dict[Any, Any], seg: str) -> Any:
-    if seg in node:
+    """The key ``seg`` names: as text, else as a number; a new key is text."""
+    if seg in node or not seg.lstrip("-").isdigit() or int(seg) not in node:
         return seg
     return int(seg)
 

@@ -115,3 +115,13 @@ def test_placeholder_basis_is_reported(tmp_path: Path) -> None:
     result = run_scenario(path, GameCache())
     assert result.status == "pass"
     assert any("dice.faces" in p for p in result.placeholders)
+
+
+def test_given_state_may_add_a_mapping_key_but_not_a_field(tmp_path: Path) -> None:
+    path = variant(tmp_path, "given.yaml", "players.blue.coins: 5", "players.green: {}")
+    result = run_scenario(path, GameCache())
+    assert result.status == "error"  # a new player breaks the seat-order invariant
+    assert "unsound" in result.reason
+    path = variant(tmp_path, "given.yaml", "players.blue.coins: 5", "players.blue.gold: 1")
+    result = run_scenario(path, GameCache())
+    assert (result.status, "no field 'gold'" in result.reason) == ("error", True)
