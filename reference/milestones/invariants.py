@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.milestones.names import COIN, DRAFT, GOODS, KINDS, OVER, TURNS
-from reference.milestones.state import State
+from reference.milestones.board import edge
+from reference.milestones.names import COIN, DRAFT, GOODS, ITEMS, KINDS, LEFT, OVER, PIECES, TURNS
+from reference.milestones.state import MainBoard, State
 from reference.milestones.tables import Tables
+
+SUPPLY_KEYS = frozenset((*ITEMS, *PIECES))
 
 
 class InvariantChecker:
@@ -28,6 +31,8 @@ class InvariantChecker:
         """Every broken invariant of the state (empty when sound)."""
         tables = self.tables
         failures: list[str] = []
+        if state.supply.keys() != SUPPLY_KEYS:
+            return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
         players = state.players.values()
         # Goods cubes and coins: players plus supply hold every component.
         for good in GOODS:
@@ -82,12 +87,23 @@ def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list
         "flour_sacks": len(board.flour),
         "cover_tiles": 0,
     }
+    failures += board_failures(tables, board)
     bonus_on_workers: list[str] = []
     halves = list(state.discarded_workers)
     for p in state.players.values():
         for worker in p.workers.values():
             if worker is None:
                 continue
+            tile = tables.worker_tiles.get(worker.tile)
+            printed = (
+                None
+                if tile is None
+                else (tile.left_kind, tile.left_number)
+                if worker.half == LEFT
+                else (tile.right_kind, tile.right_number)
+            )
+            if printed != (worker.kind, worker.number):
+                failures.append(f"worker {worker.tile}.{worker.half} is not as printed: {printed}")
             placed["cover_tiles"] += worker.covered
             if worker.bonus:
                 bonus_on_workers.append(worker.kind)
@@ -121,3 +137,28 @@ def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list
     if len(halves) != 2 * (len(tables.worker_tiles) - len(loose_set)):
         failures.append(f"{len(halves)} workers on boards or out of play, {len(loose)} tiles loose")
     return placed, failures
+
+
+def board_failures(tables: Tables, board: MainBoard) -> list[str]:
+    """Pieces on the main board must stand on points, edges and triangles of the map."""
+    geometry = tables.geometry
+    failures: list[str] = []
+    points = (*board.milestones, *board.marketplaces, *board.road_ends, *board.road_ends.values())
+    if any(p not in geometry.values for p in points):
+        failures.append("a piece stands on a point the map does not have")
+    for e in board.roads:
+        a, _, b = e.partition("|")
+        if not geometry.is_edge(a, b) or edge(a, b) != e:
+            failures.append(f"road {e!r} is not an edge of the map")
+    if any(t not in geometry.triangles for t in board.houses):
+        failures.append("a house stands on a triangle the map does not have")
+    if any(t not in geometry.bushes or k not in KINDS for t, k in board.bonus_tiles.items()):
+        failures.append("a bonus tile lies off the bush triangles")
+    for pieces in (board.milestones, board.marketplaces, board.flour):
+        if len(set(pieces)) != len(pieces):
+            failures.append("two pieces of one kind stand on the same place")
+    if set(board.milestones) & set(board.marketplaces):
+        failures.append("a point holds both a milestone and a marketplace")
+    if geometry.start not in board.marketplaces:
+        failures.append("the start marketplace is missing")
+    return failures

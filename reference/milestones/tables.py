@@ -143,6 +143,9 @@ def read_tables(data: DataSet) -> Tables:
         )
     draft_pool = _per_players(data, "setup.draft_pool")
     take = _count(data, "setup.draft_take", 1)
+    if take > 3:
+        # Four or more tiles per player may not fit the 8 spaces without overlapping.
+        raise BadOptions("data setup.draft_take: at most 3 tiles fit every way on 8 spaces")
     for players, pool in draft_pool.items():
         if pool < players * take:
             raise BadOptions(f"data setup.draft_pool: {pool} tiles cannot give {players} x {take}")

@@ -80,6 +80,8 @@ def test_unknown_event_is_malformed() -> None:
         {"tiles.bonus_tiles": {"lumberjack": 99}},
         {"tiles.worker_tiles": {"T01": [["baker", 1], ["coiner", 2]]}},
         {"supply.coins": -1},
+        {"setup.draft_take": 4},
+        {"setup.draft_pool": {2: 3, 3: 7, 4: 9}},
         {"no.such_key": 1},
     ],
 )
@@ -342,3 +344,20 @@ def test_MIL_END_04_majorities() -> None:
     # LJ: a 2 -> +5; QM: 1-1 tie -> +2 each; SW: tie -> +2 each; GG: b -> +5; coiner: nobody
     assert over.majority_vp == {"a": 9, "b": 9}
     assert game.result(over).winners == ("a", "b")
+
+
+def test_invariants_catch_unsound_positions() -> None:
+    game, state = standard()
+    assert game.invariant_failures(state) == []
+    off_map = attrs.evolve(state, board=attrs.evolve(state.board, marketplaces=("0,0", "9,9")))
+    assert game.invariant_failures(off_map)
+    stolen = attrs.evolve(state, supply={**state.supply, "stone": 11})
+    assert any("stone" in f for f in game.invariant_failures(stolen))
+    workers = dict(state.players["a"].workers)
+    w1 = workers["W1"]
+    assert w1 is not None
+    workers["W1"] = attrs.evolve(w1, number=8)
+    players = {**state.players, "a": attrs.evolve(state.players["a"], workers=workers)}
+    assert game.invariant_failures(attrs.evolve(state, players=players))
+    missing = attrs.evolve(state, supply={k: v for k, v in state.supply.items() if k != "coin"})
+    assert game.invariant_failures(missing)
