@@ -37,6 +37,8 @@ def test_milestones_random_playout(players: int, seed: int) -> None:
         legal = GAME.legal_events(state)
         assert legal, f"no legal event at step {events}"
         if events % 97 == 0:
+            assert len(set(legal)) == len(legal), "an event is listed twice"
+            assert legal == GAME.legal_events(state), "the order is not stable"
             # every listed event applies (the list and apply agree)
             for event in legal:
                 try:
