@@ -78,13 +78,20 @@ def unstructure_event(event: Any) -> dict[str, Any]:
     return {"type": type(event).type, **body}
 
 
+_PLAIN = (int, str, bool, float, type(None))
+
+
 def to_json(value: Any) -> Any:
     """Any state value as JSON data (tuples become lists)."""
+    if type(value) in _PLAIN:
+        return value
     return CONVERTER.unstructure(value)
 
 
 def json_equal(a: Any, b: Any) -> bool:
     """Equality of JSON data that keeps bool apart from int (``true`` is not ``1``)."""
+    if type(a) is type(b) and type(a) in (int, str):
+        return bool(a == b)
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, dict) and isinstance(b, dict):

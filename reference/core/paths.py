@@ -8,6 +8,7 @@ a segment of digits also finds an integer key), or an index of a tuple or list
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 import attrs
@@ -26,8 +27,13 @@ class UnknownPath(OracleError):
 
 def split(path: str) -> list[str]:
     """The segments of a path; an empty segment raises UnknownPath."""
-    parts = path.split(".")
-    if not path or any(not p for p in parts):
+    return list(_split(path))
+
+
+@lru_cache(maxsize=4096)
+def _split(path: str) -> tuple[str, ...]:
+    parts = tuple(path.split("."))
+    if not path or not all(parts):
         raise UnknownPath(path, "empty segment")
     return parts
 
@@ -35,18 +41,26 @@ def split(path: str) -> list[str]:
 def read(state: Any, path: str) -> Any:
     """The value at ``path`` in ``state``."""
     node = state
-    parts = split(path)
+    parts = _split(path)
     for i, seg in enumerate(parts):
         node = _child(node, seg, path, parts, i)
     return node
 
 
-def _child(node: Any, seg: str, path: str, parts: list[str], i: int) -> Any:
-    if attrs.has(type(node)):
-        if seg in attrs.fields_dict(type(node)):
+@cache
+def _field_names(cls: Any) -> tuple[str, ...] | None:
+    """The field names of an attrs class, or None for any other class."""
+    return tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
+
+
+def _child(node: Any, seg: str, path: str, parts: tuple[str, ...], i: int) -> Any:
+    cls: Any = type(node)
+    fields = _field_names(cls)
+    if fields is not None:
+        if seg in fields:
             return getattr(node, seg)
         where = ".".join(parts[:i]) or "<state>"
-        names = ", ".join(attrs.fields_dict(type(node)))
+        names = ", ".join(fields)
         raise UnknownPath(path, f"{where} has no field {seg!r} (fields: {names})")
     if isinstance(node, Mapping):
         if seg in node:

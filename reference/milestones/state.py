@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
+from reference.core.evolve import evolve as evolve
 from reference.milestones.names import GOODS, KINDS, LEFT, LOOP, PHASES, RIGHT, WORKER_SPACES
 
 
@@ -127,22 +128,3 @@ class State:
     """The player whose turn triggered the end of the game."""
     majority_vp: dict[str, int] = attrs.field(factory=dict)
     """Final-scoring points for worker majorities (filled when the game ends)."""
-
-
-_T = TypeVar("_T")
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def evolve(inst: _T, **changes: Any) -> _T:
-    """`attrs.evolve` for our frozen classes, faster: field names are looked up once per class.
-
-    Validators run as with `attrs.evolve` (the class's `__init__` is called)."""
-    cls = type(inst)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = tuple(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
-        _FIELD_NAMES[cls] = names
-    for name in names:
-        if name not in changes:
-            changes[name] = getattr(inst, name)
-    return cls(**changes)

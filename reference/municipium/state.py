@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 
+from reference.core.evolve import evolve as evolve
+
 PHASES: tuple[str, ...] = (
     "setup",  # chance: a citizen is drawn for a citizen field before placement
     "placement",  # a player places one family member
@@ -116,19 +118,3 @@ class State:
     """The family with most influence there, who uses it."""
     relocated: tuple[str, ...] = ()
     """Praetorium: members already relocated this use, as in ``moved``."""
-
-
-_STATE_FIELDS: tuple[str, ...] = tuple(a.name for a in attrs.fields(State))
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """A copy of ``state`` with ``changes``: ``attrs.evolve`` without its per-call overhead.
-
-    Only the rules call it, with values they computed; field validators still run whenever a
-    state is built from outside (``State(...)``, cattrs), and ``invariant_failures`` checks
-    every stock after every event.
-    """
-    new = object.__new__(State)
-    for name in _STATE_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
-    return new

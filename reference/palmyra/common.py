@@ -2,32 +2,10 @@
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-import attrs
-
+from reference.core.evolve import evolve as evolve
 from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
 from reference.palmyra.state import LEGION, OVER, Action, PlayerState, State
 from reference.palmyra.tiles import TILES
-
-_T = TypeVar("_T")
-_GETTERS: dict[type[Any], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
-
-
-def evolve(inst: _T, **changes: Any) -> _T:
-    """``attrs.evolve`` made faster for our frozen classes; validators still run."""
-    cls = type(inst)
-    entry = _GETTERS.get(cls)
-    if entry is None:
-        names = tuple(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
-        entry = (names, operator.attrgetter(*names))
-        _GETTERS[cls] = entry
-    names, getter = entry
-    values = dict(zip(names, getter(inst), strict=True))
-    values.update(changes)
-    return cls(**values)
 
 
 def position(player: PlayerState, piece: str) -> str:

@@ -7,11 +7,9 @@ Paths a log or scenario can read or set, for example:
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 import attrs
+
+from reference.core.evolve import evolve as evolve
 
 
 def _non_negative(_inst: object, attr: attrs.Attribute[int], value: int) -> None:
@@ -128,21 +126,3 @@ class State:
     tax: int | None
     returning: bool
     """The head of the step-13 queue has ended conversions and must return excess cubes."""
-
-
-_T = TypeVar("_T")
-_GETTERS: dict[type[Any], tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
-
-
-def evolve(inst: _T, **changes: Any) -> _T:
-    """``attrs.evolve`` for our slotted classes, faster: validators still run."""
-    cls = type(inst)
-    entry = _GETTERS.get(cls)
-    if entry is None:
-        names = tuple(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
-        entry = (names, operator.attrgetter(*names))
-        _GETTERS[cls] = entry
-    names, getter = entry
-    values = dict(zip(names, getter(inst), strict=True))
-    values.update(changes)
-    return cls(**values)
