@@ -145,8 +145,6 @@ def _replay_event(
     where["action"] = record.raw.get("type") if isinstance(record.raw.get("type"), str) else None
     try:
         event = structure_event(game, record.raw)
-        if game.is_over(state):
-            raise RuleViolation("CORE-END-01", "the game is already over")
         state = step(game, state, event)
     except MalformedEvent as exc:
         raise _Stop(Verdict(log, "malformed", exc.message, **where)) from exc

@@ -105,10 +105,14 @@ def step(game: Game, state: Any, event: Any) -> Any:
     """Apply ``event`` and check every invariant of the result.
 
     Raises:
-        RuleViolation: the event is illegal here (the user's fault, with a rule id).
+        RuleViolation: the event is illegal here (the user's fault, with a rule id);
+            any event after the end is CORE-END-01.
         MalformedEvent: the event is not one this game knows.
         EngineInvariantError: the engine produced an unsound state (our bug).
     """
+    # CORE-END-01: once the game is over, no event may follow.
+    if game.is_over(state):
+        raise RuleViolation("CORE-END-01", "the game is already over; no event may follow")
     new_state = game.apply(state, event)
     failures = game.invariant_failures(new_state)
     if failures:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reference.core.errors import RuleViolation
-from reference.milestones.names import COIN, OVER, TURNS
+from reference.milestones.names import COIN, TURNS
 from reference.milestones.state import PlayerState, State, Worker, evolve
 from reference.milestones.tables import Tables
 
@@ -94,9 +94,6 @@ def uncovered(workers: Mapping[str, Worker | None]) -> list[tuple[str, Worker]]:
 
 def require_turn(state: State, name: str) -> None:
     """The action needs the turns phase, with no Castle tax or bonus claim outstanding."""
-    # MIL-END-06: nothing happens after the final scoring.
-    if state.phase == OVER:
-        raise RuleViolation("MIL-END-06", "the game is over")
     # MIL-SETUP-05: before the first turn the only action is the draft.
     if state.phase != TURNS:
         raise RuleViolation("MIL-SETUP-05", f"the game is in its {state.phase}; {name} drafts")

@@ -123,9 +123,9 @@ class MilestonesGame:
         if handler is None:
             known = ", ".join(str(getattr(cls, "type", cls.__name__)) for cls in EVENT_TYPES)
             raise MalformedEvent(f"not a Milestones event: {event!r} (known types: {known})")
-        # MIL-END-06: nothing happens after the final scoring.
+        # CORE-END-01: nothing happens after the final scoring.
         if state.phase == OVER:
-            raise RuleViolation("MIL-END-06", "the game is over")
+            raise RuleViolation("CORE-END-01", "the game is over")
         check_actor(self, state, event, "MIL-TURN-01")
         player = getattr(event, "player", None)
         if player is not None and player not in state.players:

@@ -14,7 +14,7 @@ from reference.milestones.events import (
     ClaimBonus,
     DeliverFlour,
 )
-from reference.milestones.names import BOARD_OF_WORKS, COIN, MILL, OVER
+from reference.milestones.names import BOARD_OF_WORKS, COIN, MILL
 from reference.milestones.rules_trading import require_at
 from reference.milestones.state import MainBoard, PlayerState, State, evolve
 from reference.milestones.tables import Tables
@@ -191,9 +191,6 @@ def deliver_flour(tables: Tables, state: State, event: DeliverFlour) -> State:
 
 def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
     """Lay an earned bonus tile on a matching worker: +1 point, the worker doubles."""
-    # MIL-END-06: nothing happens after the final scoring.
-    if state.phase == OVER:
-        raise RuleViolation("MIL-END-06", "the game is over")
     # MIL-BONUS-04: only a bonus tile just earned by a milestone or house is claimed.
     if event.triangle not in state.pending_bonus:
         raise RuleViolation("MIL-BONUS-04", f"no bonus tile on {event.triangle} is being claimed")

@@ -122,9 +122,6 @@ def castle_tax(tables: Tables, state: State, name: str) -> State:
 
 def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> State:
     """Castle tax: one good or coin goes back to the supply."""
-    # MIL-END-06: nothing happens after the final scoring.
-    if state.phase == OVER:
-        raise RuleViolation("MIL-END-06", "the game is over")
     # MIL-CASTLE-02: only the excess over three is given back, each piece of the player's choice.
     if state.returns_due <= 0:
         raise RuleViolation("MIL-CASTLE-02", f"{event.player} owes the Castle no goods or coins")
@@ -149,9 +146,6 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
 
 def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
     """Castle tax: a cover tile goes on one of the player's uncovered workers."""
-    # MIL-END-06: nothing happens after the final scoring.
-    if state.phase == OVER:
-        raise RuleViolation("MIL-END-06", "the game is over")
     # MIL-CASTLE-03: one uncovered worker of the player's choice is covered, once per visit.
     if not state.cover_due:
         raise RuleViolation("MIL-CASTLE-03", f"{event.player} owes the Castle no worker")

@@ -283,8 +283,8 @@ class Municipium:
             known = ", ".join(e.type for e in EVENT_TYPES)  # type: ignore[attr-defined]
             raise MalformedEvent(f"not a municipium event: {event!r} (known: {known})")
         if state.phase == "over":
-            # MUN-END-03: once the game has ended no event is accepted.
-            raise RuleViolation("MUN-END-03", "the game is over; no further events are allowed")
+            # CORE-END-01: once the game has ended no event is accepted.
+            raise RuleViolation("CORE-END-01", "the game is over; no further events are allowed")
         # MUN-TURN-01: only the player to act (or chance, for a draw) may make the event.
         check_actor(self, state, event, "MUN-TURN-01")
         new_state = handler(self.tables, state, event)

@@ -35,9 +35,7 @@ from reference.municipium.tables import INSTITUTIONS, KINDS, Card, Tables
 
 def expect_phase(state: State, *phases: str) -> None:
     """MUN-TURN-02: a turn runs move step, then one card, then the card's events in order;
-    an event of another step is out of order. MUN-END-03: nothing happens after the end."""
-    if state.phase == "over":
-        raise RuleViolation("MUN-END-03", "the game is over; no further events are allowed")
+    an event of another step is out of order."""
     if state.phase not in phases:
         raise RuleViolation(
             "MUN-TURN-02",

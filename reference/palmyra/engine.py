@@ -242,6 +242,7 @@ class PalmyraGame:
         if handler is None:
             known = ", ".join(cls.type for cls in EVENT_TYPES)
             raise MalformedEvent(f"{type(event).__name__} is not a Palmyra event (known: {known})")
+        # CORE-END-01: once the game has ended no event is accepted.
         if state.phase == OVER:
             raise RuleViolation("CORE-END-01", "the game is over")
         # PAL-TURN-01: only the player to act acts; chance draws only when a draw is due.

@@ -100,8 +100,9 @@ class Pillars:
         if handler is None:
             known = ", ".join(t.type for t in self.event_types)
             raise MalformedEvent(f"not a pillars event: {event!r} (known types: {known})")
+        # CORE-END-01: once the game has ended (PIL-ROUND-06) no event is accepted.
         if state.phase == "over":
-            raise RuleViolation("PIL-ROUND-06", "the game is over after the last round")
+            raise RuleViolation("CORE-END-01", "the game is over after the last round")
         # PIL-TURN-01: only the player to act (or chance, for a chance outcome) may act.
         check_actor(self, state, event, "PIL-TURN-01")
         return handler(self.ctx, state, event)

@@ -270,7 +270,7 @@ def test_MIL_END_02_last_tile_ends_after_a_round() -> None:
     state = step(game, state, Move("b", 1))
     state = step(game, state, EndTurn("b"))
     assert game.is_over(state)
-    assert violation(game, state, Move("a", 1)) == "MIL-END-06"
+    assert violation(game, state, Move("a", 1)) == "CORE-END-01"
 
 
 # ---------------------------------------------------------------- main board

@@ -405,4 +405,4 @@ def test_MUN_END_finish_round_and_result(game: Municipium) -> None:
     state = step(game, state, DrawCitizen("priest"))
     assert game.is_over(state)
     assert game.result(state).winners == ("b",)
-    assert rule_of(game, state, DrawCommon("a")) == "MUN-END-03"
+    assert rule_of(game, state, DrawCommon("a")) == "CORE-END-01"
