@@ -8,8 +8,14 @@ from typing import Any, Literal
 
 import attrs
 
-from oracle.formats.converter import assign, json_equal, structure_event, to_json
-from oracle.formats.scenario import BadScenario, LoadedScenario, load_scenario
+from oracle.formats.converter import (
+    assign,
+    json_equal,
+    structure_event,
+    to_json,
+    unstructure_event,
+)
+from oracle.formats.scenario import BadScenario, ExpectedLegal, LoadedScenario, load_scenario
 from oracle.games import GameCache
 from oracle.rulebook import find_rule, placeholder_basis
 from reference.core import paths
@@ -169,8 +175,33 @@ def _check_expect(loaded: LoadedScenario, game: Game, state: Any) -> None:
                     f"result.winners: expected {list(expect.result.winners)}, "
                     f"got {list(result.winners)}"
                 )
+    if expect.legal is not None:
+        wrong += _check_legal(game, state, expect.legal)
     if wrong:
         raise _Outcome("fail", "; ".join(wrong))
+
+
+def _check_legal(game: Game, state: Any, expected: ExpectedLegal) -> list[str]:
+    """Compare the reference's legal events with the expected count and members."""
+    listed = [unstructure_event(e) for e in game.legal_events(state)]
+    wrong = []
+    if expected.count is not None and expected.count != len(listed):
+        wrong.append(f"legal.count: expected {expected.count}, reference lists {len(listed)}")
+    for i, raw in enumerate(expected.includes):
+        try:
+            event = unstructure_event(structure_event(game, raw))
+        except MalformedEvent as exc:
+            raise _Outcome("error", f"expect.legal.includes[{i}]: {exc.message}") from exc
+        if event not in listed:
+            wrong.append(f"legal.includes: {raw} is not a legal event here")
+    for i, raw in enumerate(expected.excludes):
+        try:
+            event = unstructure_event(structure_event(game, raw))
+        except MalformedEvent as exc:
+            raise _Outcome("error", f"expect.legal.excludes[{i}]: {exc.message}") from exc
+        if event in listed:
+            wrong.append(f"legal.excludes: {raw} is a legal event here")
+    return wrong
 
 
 def run_all(paths_: list[Path], games: GameCache, game_filter: str | None) -> list[ScenarioResult]:

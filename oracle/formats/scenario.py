@@ -41,6 +41,15 @@ class ExpectedResult:
 
 
 @attrs.frozen
+class ExpectedLegal:
+    """What the legal events after the steps are: how many, which are and are not among them."""
+
+    count: int | None = None
+    includes: tuple[dict[str, Any], ...] = ()
+    excludes: tuple[dict[str, Any], ...] = ()
+
+
+@attrs.frozen
 class Expect:
     """Either ``illegal``, or any of the legal-outcome checks."""
 
@@ -49,6 +58,7 @@ class Expect:
     to_act: str | None = None
     over: bool | None = None
     result: ExpectedResult | None = None
+    legal: ExpectedLegal | None = None
 
 
 @attrs.frozen
@@ -110,10 +120,10 @@ def load_scenario(path: Path) -> LoadedScenario:
     except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
         raise BadScenario(_line_of_error(node, exc), describe(exc)) from exc
     expect = scenario.expect
-    checks = (expect.state, expect.to_act, expect.over, expect.result)
+    checks = (expect.state, expect.to_act, expect.over, expect.result, expect.legal)
     if expect.illegal is None and all(c is None for c in checks):
         raise BadScenario(
-            _line(node, "expect"), "expect needs illegal, or state/to_act/over/result"
+            _line(node, "expect"), "expect needs illegal, or state/to_act/over/result/legal"
         )
     if expect.illegal is not None and any(c is not None for c in checks):
         raise BadScenario(_line(node, "expect"), "expect.illegal cannot be combined with checks")

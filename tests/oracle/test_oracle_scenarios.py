@@ -21,10 +21,11 @@ def test_good_toy_scenarios_pass() -> None:
         ("TOY-MOVE-01-advance-by-roll", "pass", ""),
         ("TOY-END-given-position", "pass", ""),
         ("TOY-MOVE-01-wrong-steps", "pass", ""),
+        ("TOY-MOVE-01-legal-after-a-roll", "pass", ""),
     ]
     result = runner.invoke(app, ["scenarios", str(HERE)])
     assert result.exit_code == 0
-    assert "3 passed, 0 failed" in result.stdout
+    assert "4 passed, 0 failed" in result.stdout
 
 
 def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
@@ -82,6 +83,17 @@ def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
         ),
         ("given.yaml", "winners: [blue]", "winners: [red]", "fail", "result.winners", None),
         ("advance.yaml", "source:", "sauce:", "error", "sauce", None),
+        (
+            "legal.yaml",
+            "count: 2",
+            "count: 3",
+            "fail",
+            "legal.count: expected 3, reference lists 2",
+            None,
+        ),
+        ("legal.yaml", "steps: 3}", "steps: 4}", "fail", "is not a legal event here", None),
+        ("legal.yaml", "player: blue}", "player: red}", "fail", "is a legal event here", None),
+        ("legal.yaml", "{type: bank, player: blue}", "{type: bank}", "error", "excludes[1]", None),
         ("advance.yaml", "steps:\n", "steps: [\n", "error", "not valid YAML", None),
     ],
 )
