@@ -111,6 +111,8 @@ def _log_files(paths: list[Path]) -> list[Path]:
             files.append(path)
         else:
             _usage(f"no such file or folder: {path}")
+    if not files:
+        _usage("no log files found (a folder is searched for *.jsonl)")
     return files
 
 

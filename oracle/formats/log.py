@@ -55,6 +55,27 @@ class ResultRecord:
     winners: list[Any] | None
 
 
+class _NotStrictJSON(ValueError):
+    """JSON that Python's parser accepts but the format does not."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key given twice would silently lose a value, so it is refused."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _NotStrictJSON(f"key {key!r} appears twice in one object")
+            seen.add(key)
+    return record
+
+
+def _constant(name: str) -> Any:
+    """NaN and Infinity are not JSON."""
+    raise _NotStrictJSON(f"{name} is not a JSON value")
+
+
 def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each line of ``path`` as a JSON object, with its line number; raises Malformed."""
     try:
@@ -77,9 +98,15 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not text.strip():
                 raise Malformed(number, "blank line")
             try:
-                record = json.loads(text)
+                record = json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
             except json.JSONDecodeError as exc:
                 raise Malformed(number, f"not JSON: {exc.msg} at column {exc.colno}") from exc
+            except _NotStrictJSON as exc:
+                raise Malformed(number, f"not strict JSON: {exc}") from exc
+            except RecursionError as exc:
+                raise Malformed(number, "JSON nested too deeply") from exc
+            except ValueError as exc:  # e.g. an integer with thousands of digits
+                raise Malformed(number, f"not usable JSON: {' '.join(str(exc).split())}") from exc
             if not isinstance(record, dict):
                 raise Malformed(number, "each line must be a JSON object")
             yield number, record

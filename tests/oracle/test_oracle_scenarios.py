@@ -137,3 +137,10 @@ def test_given_state_may_add_a_mapping_key_but_not_a_field(tmp_path: Path) -> No
     path = variant(tmp_path, "given.yaml", "players.blue.coins: 5", "players.blue.gold: 1")
     result = run_scenario(path, GameCache())
     assert (result.status, "no field 'gold'" in result.reason) == ("error", True)
+
+
+def test_a_key_twice_in_a_scenario_is_an_error(tmp_path: Path) -> None:
+    path = variant(tmp_path, "advance.yaml", "game: toy\n", "game: toy\ngame: toy\n")
+    result = run_scenario(path, GameCache())
+    assert (result.status, result.line) == ("error", 3)
+    assert "'game' appears twice" in result.reason

@@ -271,3 +271,26 @@ def test_internal_error_is_ours_not_the_users(
     monkeypatch.setattr(toygame.ToyGame, "apply", crash)
     code, (v,) = run_json(str(log))
     assert (code, v["kind"]) == (3, "internal_error")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"type": "bank", "player": "red", "n": ' + "9" * 5000 + "}", "not usable JSON"),
+        ('{"type": "bank", "player": "red", "n": NaN}', "NaN is not a JSON value"),
+        ('{"type": "bank", "player": "red", "player": "blue"}', "'player' appears twice"),
+    ],
+)
+def test_hostile_json_is_malformed_not_our_error(tmp_path: Path, text: str, reason: str) -> None:
+    lines = toy_log(4)
+    lines[2] = text
+    code, (v,) = run_json(str(write(tmp_path, lines)))
+    assert (code, v["kind"], v["line"]) == (1, "malformed", 3)
+    assert reason in str(v["message"])
+
+
+def test_an_empty_folder_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no log files" in result.stderr
