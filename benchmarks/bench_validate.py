@@ -6,7 +6,8 @@
 Generates a corpus with ``play`` (benchmarks/corpus/, not committed), then times in CPU
 seconds, best of ``--repeat`` (a shared machine's wall clock is too noisy), in the same
 run: (a) json.loads of every line and (b) a full ``validate`` of every log (structure,
-apply, invariants after every event, every state claim compared). Nothing is asserted:
+apply, invariants after every event, every state claim compared), and (c) the same with
+the claims stripped (the engine's own cost). Nothing is asserted:
 speed is measured here, never in tests.
 """
 
@@ -42,6 +43,22 @@ def make_corpus(name: str, games: int, players: int | None) -> list[Path]:
     return paths
 
 
+def without_claims(paths: list[Path]) -> list[Path]:
+    """Copies of the logs with every ``state`` claim removed (engine cost alone)."""
+    out = []
+    for path in paths:
+        bare = path.with_suffix(".bare")
+        if not bare.exists():
+            lines = []
+            for line in path.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                record.pop("state", None)
+                lines.append(json.dumps(record))
+            bare.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        out.append(bare)
+    return out
+
+
 def parse_only(paths: list[Path]) -> tuple[float, int]:
     """CPU seconds to json.loads every line, and the number of event lines."""
     start = time.process_time()
@@ -75,16 +92,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="take the best of N timings")
     args = parser.parse_args()
     print(
-        f"{'game':<11} {'logs':>5} {'events':>8} {'validate ev/s':>14} {'parse ev/s':>12} "
-        f"{'ratio':>6} {'ms/game':>8}"
+        f"{'game':<11} {'logs':>5} {'events':>8} {'validate ev/s':>14} {'no claims':>10} "
+        f"{'parse ev/s':>11} {'ratio':>6} {'ms/game':>8}"
     )
     for name in args.game or game_names():
         paths = make_corpus(name, args.games, args.players)
         parse_s, events = min(parse_only(paths) for _ in range(args.repeat))
         validate_s = min(validate_all(paths) for _ in range(args.repeat))
+        bare = without_claims(paths)
+        bare_s = min(validate_all(bare) for _ in range(args.repeat))
         print(
             f"{name:<11} {len(paths):>5} {events:>8} {events / validate_s:>14,.0f} "
-            f"{events / parse_s:>12,.0f} {validate_s / parse_s:>6.1f} "
+            f"{events / bare_s:>10,.0f} {events / parse_s:>11,.0f} {validate_s / parse_s:>6.1f} "
             f"{1000 * validate_s / len(paths):>8.1f}"
         )
 
