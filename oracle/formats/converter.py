@@ -51,8 +51,9 @@ def describe(exc: BaseException) -> str:
 
 
 @cache
-def _event_index(event_types: tuple[type[Any], ...]) -> dict[str, type[Any]]:
-    return {cls.type: cls for cls in event_types}
+def _event_index(event_types: tuple[type[Any], ...]) -> dict[str, tuple[type[Any], Any]]:
+    """Wire name -> (event class, its structuring function), built once per game."""
+    return {cls.type: (cls, CONVERTER.get_structure_hook(cls)) for cls in event_types}
 
 
 def structure_event(game: Game, raw: Mapping[str, Any]) -> Any:
@@ -61,13 +62,14 @@ def structure_event(game: Game, raw: Mapping[str, Any]) -> Any:
     index = _event_index(game.event_types)
     if not isinstance(kind, str):
         raise MalformedEvent("an event needs a string field 'type'", "type")
-    cls = index.get(kind)
-    if cls is None:
+    entry = index.get(kind)
+    if entry is None:
         known = ", ".join(sorted(index))
         raise MalformedEvent(f"unknown event type {kind!r} for {game.name} (known: {known})")
+    cls, structure = entry
     fields = {k: v for k, v in raw.items() if k not in ("type", "state")}
     try:
-        return CONVERTER.structure(fields, cls)
+        return structure(fields, cls)
     except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
         raise MalformedEvent(f"bad {kind!r} event: {describe(exc)}") from exc
 
