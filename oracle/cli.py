@@ -19,7 +19,14 @@ from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
 from oracle.replay import validate_log
-from oracle.report import scenario_json, scenario_text, verdict_json, verdict_text
+from oracle.report import (
+    scenario_json,
+    scenario_text,
+    scenarios_junit,
+    verdict_json,
+    verdict_text,
+    verdicts_junit,
+)
 from oracle.rulebook import core_catalogue
 from oracle.scenarios import run_all
 from reference.core.catalogue import Catalogue, Rule
@@ -40,6 +47,14 @@ app = typer.Typer(
 
 class Format(StrEnum):
     """Report formats."""
+
+    text = "text"
+    json = "json"
+    junit = "junit"
+
+
+class PlainFormat(StrEnum):
+    """Report formats of commands that report no pass or fail."""
 
     text = "text"
     json = "json"
@@ -136,8 +151,8 @@ def validate(
         verdict = validate_log(path, games, at)
         failed |= verdict.fails(strict)
         internal |= verdict.kind == "internal_error"
-        if fmt is Format.json:
-            verdicts.append(verdict_json(verdict))
+        if fmt is not Format.text:
+            verdicts.append(verdict)
         else:
             typer.echo(verdict_text(verdict))
             if at is not None and verdict.state_at is not None:
@@ -145,7 +160,9 @@ def validate(
             elif at is not None and verdict.kind != "malformed":
                 typer.echo(f"  (the log has fewer than {at} events that replayed)")
     if fmt is Format.json:
-        typer.echo(json.dumps(verdicts, indent=1))
+        typer.echo(json.dumps([verdict_json(v) for v in verdicts], indent=1))
+    elif fmt is Format.junit:
+        typer.echo(verdicts_junit(verdicts, strict))
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
 
@@ -168,6 +185,8 @@ def scenarios(
     results = run_all(targets, GameCache(_profile(profile)), game)
     if fmt is Format.json:
         typer.echo(json.dumps([scenario_json(r) for r in results], indent=1))
+    elif fmt is Format.junit:
+        typer.echo(scenarios_junit(results))
     else:
         for r in results:
             typer.echo(scenario_text(r))
@@ -254,7 +273,7 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
 def coverage(
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
     scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
+    fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
 ) -> None:
     """Which scenarios cite each rule, and the rules none cites."""
     if game is not None and game not in game_names():
@@ -264,7 +283,7 @@ def coverage(
     for catalogue, _ in _catalogues(game):
         rows = {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}
         report[catalogue.game] = rows
-    if fmt is Format.json:
+    if fmt is PlainFormat.json:
         typer.echo(json.dumps(report, indent=1))
         raise typer.Exit(EXIT_OK)
     for name, rows in report.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from typing import Any
 
 from oracle.formats.converter import CONVERTER
@@ -69,3 +70,44 @@ def scenario_json(r: ScenarioResult) -> dict[str, Any]:
     """A scenario result as a JSON object."""
     data: dict[str, Any] = CONVERTER.unstructure(r)
     return data
+
+
+def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
+    """A JUnit XML report: one test case per (name, class, failure kind or None, message)."""
+    failures = sum(1 for _, _, kind, _ in cases if kind == "failure")
+    errors = sum(1 for _, _, kind, _ in cases if kind == "error")
+    root = ET.Element(
+        "testsuite",
+        name=suite,
+        tests=str(len(cases)),
+        failures=str(failures),
+        errors=str(errors),
+    )
+    for name, classname, kind, message in cases:
+        case = ET.SubElement(root, "testcase", name=name, classname=classname)
+        if kind is not None:
+            node = ET.SubElement(case, kind, message=message.splitlines()[0] if message else "")
+            node.text = message
+    return ET.tostring(root, encoding="unicode")
+
+
+def verdicts_junit(verdicts: list[Verdict], strict: bool) -> str:
+    """Validation verdicts as JUnit: a failing verdict is a failure, our bug an error."""
+    cases = []
+    for v in verdicts:
+        kind = None
+        if v.kind == "internal_error":
+            kind = "error"
+        elif v.fails(strict):
+            kind = "failure"
+        cases.append((v.log, v.game or "log", kind, verdict_text(v)))
+    return junit("rules-oracle validate", cases)
+
+
+def scenarios_junit(results: list[ScenarioResult]) -> str:
+    """Scenario results as JUnit: fail is a failure, a broken file or our bug an error."""
+    kinds = {"pass": None, "fail": "failure", "error": "error", "internal_error": "error"}
+    cases = [
+        (r.id or r.path, r.game or "scenario", kinds[r.status], scenario_text(r)) for r in results
+    ]
+    return junit("rules-oracle scenarios", cases)

@@ -144,3 +144,14 @@ def test_a_key_twice_in_a_scenario_is_an_error(tmp_path: Path) -> None:
     result = run_scenario(path, GameCache())
     assert (result.status, result.line) == ("error", 3)
     assert "'game' appears twice" in result.reason
+
+
+def test_junit_report_for_scenarios(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    variant(tmp_path, "advance.yaml", "players.red.position: 2", "players.red.position: 3")
+    (tmp_path / "illegal.yaml").write_text((HERE / "illegal.yaml").read_text())
+    result = runner.invoke(app, ["scenarios", "--format", "junit", str(tmp_path)])
+    assert result.exit_code == 1
+    suite = ET.fromstring(result.stdout)
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "0")

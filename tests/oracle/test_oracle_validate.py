@@ -294,3 +294,18 @@ def test_an_empty_folder_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["validate", str(tmp_path)])
     assert result.exit_code == 2
     assert "no log files" in result.stderr
+
+
+def test_junit_report_counts_failures(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    good = write(tmp_path, toy_log(1), "good.jsonl")
+    lines = toy_log(3)
+    lines[1] = json.dumps({"type": "roll", "value": 6})
+    bad = write(tmp_path, lines, "bad.jsonl")
+    result = runner.invoke(app, ["validate", "--format", "junit", str(good), str(bad)])
+    assert result.exit_code == 1
+    suite = ET.fromstring(result.stdout)
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "0")
+    failure = suite.find("testcase[@name='" + str(bad) + "']/failure")
+    assert failure is not None and "TOY-ROLL-01" in (failure.text or "")
