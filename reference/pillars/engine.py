@@ -12,7 +12,7 @@ from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
 from reference.core.game import Result, check_actor, player_names_ok
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
-from reference.pillars.flow import Ctx
+from reference.pillars.flow import Ctx, over_limit
 from reference.pillars.invariants import invariant_failures
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
@@ -105,6 +105,13 @@ class Pillars:
             raise RuleViolation("CORE-END-01", "the game is over after the last round")
         # PIL-TURN-01: only the player to act (or chance, for a chance outcome) may act.
         check_actor(self, state, event, "PIL-TURN-01")
+        # PIL-CRAFT-01: a player over the craftsman limit discards before anything else;
+        # to_act names them whatever the stage, so nothing but the discard is accepted.
+        over = over_limit(self.ctx, state)
+        if over is not None and not isinstance(event, ev.DiscardCraftsman):
+            raise RuleViolation(
+                "PIL-CRAFT-01", f"{over} holds more craftsmen than allowed and must discard first"
+            )
         return handler(self.ctx, state, event)
 
     def is_over(self, state: State) -> bool:
