@@ -127,10 +127,13 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         if owner is not None:
             state = take_advantage(ctx, state, owner, state.kingsbridge[space], space)
     # PIL-PRIORY-01 (step 5): 2 VP on the first space, 1 on the second; Philip +1 (PIL-ADV-06).
-    for i, owner in enumerate(occupants(state, "priory")):
+    for i, vp in enumerate(t.priory_vp, 1):
+        owner = state.spaces.get(f"priory_{i}")
+        if owner is None:
+            continue
         p = state.players[owner]
         bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
-        state = with_player(state, owner, add_vp(ctx, p, t.priory_vp[i] + bonus))
+        state = with_player(state, owner, add_vp(ctx, p, vp + bonus))
     # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market,
     # in turn order; PIL-PROD-02: owed cubes come first, and what the supply lacks is owed.
     supply = dict(state.supply)
@@ -212,13 +215,14 @@ def apply_tax(ctx: Ctx, state: State) -> State:
     decide whether to play it (PIL-ADV-08)."""
     assert state.tax is not None
     court = occupants(state, "kings_court")
-    if court and state.kings_court_metal:
+    first = state.spaces.get("kings_court_1")
+    if first is not None and state.kings_court_metal:
         take = min(state.kings_court_metal, ctx.t.kings_court_first_metal)
-        p = state.players[court[0]]
+        p = state.players[first]
         resources = dict(p.resources)
         resources["metal"] += take
         state = evolve(state, kings_court_metal=state.kings_court_metal - take)
-        state = evolve_player(state, court[0], resources=resources)
+        state = evolve_player(state, first, resources=resources)
     deciders: list[str] = []
     for name in turn_order(state):
         if name in court:

@@ -368,6 +368,8 @@ def _check_consistency(t: Tables) -> None:
             raise _bad("craftsmen.round_cards", f"round {r} has {n} cards")
     if t.capacity["shiring"] != t.shiring_per_round:
         raise _bad("board.capacity_shiring", "needs one Shiring space per Shiring craftsman")
+    if t.capacity["priory"] != len(t.priory_vp):
+        raise _bad("board.priory_vp", "needs one VP value per Priory space (board.capacity_priory)")
     if t.capacity["kingsbridge"] != t.advantages_per_round:
         raise _bad("board.capacity_kingsbridge", "needs one space per advantage card a round")
     if sum(t.capacity.values()) < 4 * t.master_builders:

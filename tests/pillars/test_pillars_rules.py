@@ -132,6 +132,16 @@ def test_profile_replaces_values_and_checks_shapes() -> None:
         make({"profile": {"no.such_key": 1}})
 
 
+def test_PIL_PRIORY_01_profile_needs_a_vp_value_per_space() -> None:
+    # A third Priory space without a third VP value used to crash step 5 (IndexError).
+    with pytest.raises(BadOptions):
+        make({"profile": {"board.capacity_priory": 3}})
+    with pytest.raises(BadOptions):
+        make({"profile": {"board.priory_vp": [2]}})
+    game = make({"profile": {"board.capacity_priory": 3, "board.priory_vp": [3, 2, 1]}})
+    assert game.ctx.t.priory_vp == (3, 2, 1)
+
+
 def test_placeholders_are_listed() -> None:
     game = make({})
     assert set(game.data.placeholders()) == {
