@@ -105,7 +105,8 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
     state = set_player(
         state, due.player, evolve(player, supply=with_added(player.supply, event.tile))
     )
-    # PAL-END-01 (tiles_end=stacks_empty): both stacks empty ends the game at once.
+    # PAL-END-01 (default tiles_end=stacks_empty): once both stacks are empty no more land
+    # tiles can be drawn, and the game ends at once (any draws still due are void).
     if cfg.options.tiles_end == "stacks_empty" and stacks_empty(state):
         return finish(state, "tiles")
     if state.draws_due:

@@ -10,8 +10,14 @@ from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
 from reference.core.game import CHANCE, Result, check_actor, player_names_ok
 from reference.palmyra import invariants
-from reference.palmyra.common import position
-from reference.palmyra.draws import after_draws, chance_draws, choose_extra, draw_tile
+from reference.palmyra.common import finish, position
+from reference.palmyra.draws import (
+    after_draws,
+    chance_draws,
+    choose_extra,
+    draw_tile,
+    stacks_empty,
+)
 from reference.palmyra.events import (
     EVENT_TYPES,
     ChooseExtraTile,
@@ -138,6 +144,9 @@ class PalmyraGame:
         )
         if not draws:
             state = after_draws(self.cfg, state)
+            # PAL-END-01: with both stacks empty from the start no tile can ever be drawn.
+            if self.options.tiles_end == "stacks_empty" and stacks_empty(state):
+                state = finish(state, "tiles")
         return state
 
     # -- who acts, what may happen ---------------------------------------------------

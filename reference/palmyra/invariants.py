@@ -43,6 +43,14 @@ def failures(cfg: Config, state: State) -> list[str]:
         found.append("an action is recorded before one was chosen")
     if state.phase == OVER and not state.end:
         found.append("the game is over without a reason")
+    # PAL-END-01 (tiles_end=stacks_empty): empty stacks end the game at once.
+    if (
+        cfg.options.tiles_end == "stacks_empty"
+        and state.phase != OVER
+        and not any(state.large_stack.values())
+        and not any(state.small_stack.values())
+    ):
+        found.append("both stacks are empty but the game goes on (tiles_end=stacks_empty)")
     return found
 
 

@@ -27,8 +27,9 @@ class PalmyraOptions:
       tax action on). PAL-TAX-04.
     - ``lone_icon``: ``allowed`` (an icon tile may be placed alone) or ``forbidden`` (it
       needs a plain partner in the same action). PAL-CHAIN-04.
-    - ``tiles_end``: ``draw_fails`` (the game ends when a tile must be drawn and cannot
-      be) or ``stacks_empty`` (it ends as soon as both stacks are empty). PAL-END-01.
+    - ``tiles_end``: ``stacks_empty`` (the game ends as soon as both stacks are empty: no
+      more land tiles can be drawn) or ``draw_fails`` (it ends only when a tile must be
+      drawn and cannot be). PAL-END-01.
     """
 
     mode: str = attrs.field(default=STANDARD, validator=v.in_((STANDARD, ADVANCED, SOLO)))
@@ -44,5 +45,5 @@ class PalmyraOptions:
     )
     lone_icon: str = attrs.field(default="allowed", validator=v.in_(("allowed", "forbidden")))
     tiles_end: str = attrs.field(
-        default="draw_fails", validator=v.in_(("draw_fails", "stacks_empty"))
+        default="stacks_empty", validator=v.in_(("stacks_empty", "draw_fails"))
     )

@@ -83,9 +83,9 @@ def lone_icon_blocked(
     """PAL-CHAIN-04 (option lone_icon=forbidden): a first icon tile needs a plain partner."""
     if cfg.options.lone_icon != "forbidden" or state.action.placed or not is_icon(code):
         return False
-    return cfg.tables.max_tiles_with_icon < 2 or not partner_possible(
-        state, without(supply, code), cell
-    )
+    # The partner is a second tile, so both chain limits must allow two tiles.
+    room = min(cfg.tables.max_tiles, cfg.tables.max_tiles_with_icon)
+    return room < 2 or not partner_possible(state, without(supply, code), cell)
 
 
 def placements(

@@ -30,7 +30,8 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
         state = take_emperor(cfg, state, event.player)
     state = evolve(state, action=Action(kind=REORGANISE))
     if not any(stack(state, event.stack).values()):
-        # PAL-END-01: both stacks are empty, so the tile cannot be drawn: the game ends.
+        # PAL-END-01 (tiles_end=draw_fails; by default empty stacks have ended the game
+        # already): both stacks are empty, so the tile cannot be drawn: the game ends.
         return finish(state, "tiles")
     return start_draws(
         cfg, state, event.player, int(event.stack == LARGE), int(event.stack == SMALL), False

@@ -251,3 +251,82 @@ def test_palmyra_invariants_catch_a_tile_on_the_wrong_cell(game: PalmyraGame) ->
     assert game.invariant_failures(sound) == []
     unsound = attrs.evolve(sound, board={**state.board, "1,1": "S:D"})
     assert any("does not fit" in f for f in game.invariant_failures(unsound))
+
+
+# ------------------------------------------------------------------ review fixes
+
+
+def test_PAL_END_01_setup_that_empties_the_stacks_ends_the_game() -> None:
+    # Default tiles_end=stacks_empty: the mix is exactly the two kits (2 large + 2 small),
+    # so the last starting draw empties both stacks and no tile can ever be drawn again.
+    game = make({"profile": {"tiles.mix": {"L:D": 2, "S:D": 2}}})
+    state = game.new_game(["a", "b"])
+    for code in ("L:D", "S:D", "L:D", "S:D"):
+        state = step(game, state, DrawTile(code))
+    assert game.is_over(state) and state.end == "tiles"
+    # With tiles_end=draw_fails play goes on until a draw is due.
+    game = make({"tiles_end": "draw_fails", "profile": {"tiles.mix": {"L:D": 2, "S:D": 2}}})
+    state = game.new_game(["a", "b"])
+    for code in ("L:D", "S:D", "L:D", "S:D"):
+        state = step(game, state, DrawTile(code))
+    assert not game.is_over(state)
+
+
+def test_PAL_END_01_no_tiles_at_all_is_over_at_once() -> None:
+    kits = [{"large": 0, "small": 0, "coins": 0}] * 5
+    game = make({"profile": {"tiles.mix": {}, "setup.kits": kits}})
+    state = game.new_game(["a", "b"])
+    assert game.is_over(state) and state.end == "tiles"
+    assert game.invariant_failures(state) == []
+
+
+def test_PAL_END_01_invariant_empty_stacks_mean_the_end() -> None:
+    # Both stacks empty (their tiles in b's supply, so tiles are conserved) while play goes
+    # on: unsound by default, sound with tiles_end=draw_fails.
+    changes: dict[str, Any] = {
+        "large_stack": {},
+        "small_stack": {},
+        "players": {
+            "a": PlayerState(coins=0, supply=("L:D",), legion="0,0"),
+            "b": PlayerState(
+                coins=2,
+                supply=("L:D", "L:D", "L:H", "L:H", "L:M", "L:M") + ("S:D", "S:D", "S:M", "S:M"),
+            ),
+        },
+    }
+    default = make({"profile": {"tiles.mix": MIX}})
+    found = default.invariant_failures(position(default, **changes))
+    assert found == ["both stacks are empty but the game goes on (tiles_end=stacks_empty)"]
+    draw_fails = make({"tiles_end": "draw_fails", "profile": {"tiles.mix": MIX}})
+    assert draw_fails.invariant_failures(position(draw_fails, **changes)) == []
+
+
+def test_PAL_CHAIN_04_lone_icon_needs_room_for_a_partner() -> None:
+    # Profile max_tiles=1 with lone_icon=forbidden: an icon tile could never get its plain
+    # partner, so it may not be placed (it used to be listed and then left no legal event).
+    game = make(
+        {
+            "lone_icon": "forbidden",
+            "profile": {
+                "tiles.mix": {"L:D": 2, "L:H+W": 1, "L:M": 2, "S:D": 3, "S:M": 2},
+                "actions.max_tiles": 1,
+            },
+        }
+    )
+    state = position(
+        game,
+        players={
+            "a": PlayerState(coins=0, supply=("L:H+W", "S:D"), legion="0,0"),
+            "b": PlayerState(coins=2),
+        },
+        board={"0,0": "L:D"},
+        large_stack={"L:D": 1, "L:M": 2},
+        small_stack={"S:D": 2, "S:M": 2},
+    )
+    assert game.invariant_failures(state) == []
+    chain = step(game, state, Conquer("a", "legion"))
+    placed = {e.tile for e in game.legal_events(chain) if isinstance(e, PlaceTile)}
+    assert placed == {"S:D"}
+    assert rule_of(game, state, Conquer("a", "legion"), PlaceTile("a", "L:H+W", "1,1")) == (
+        "PAL-CHAIN-04"
+    )
