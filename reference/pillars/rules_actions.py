@@ -221,6 +221,7 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
         raise RuleViolation(
             "PIL-MARKET-07", f"{ev.player} bought {r} this round and cannot resell it"
         )
+    # PIL-MARKET-12: sold cubes go to the general supply, not the market stock.
     supply = dict(state.supply)
     supply[r] += ev.count
     resources = dict(p.resources)

@@ -134,8 +134,9 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = state.players[owner]
         bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
         state = with_player(state, owner, add_vp(ctx, p, vp + bonus))
-    # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market,
-    # in turn order; PIL-PROD-02: owed cubes come first, and what the supply lacks is owed.
+    # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market;
+    # PIL-PROD-02: what the supply lacks is owed; PIL-PROD-03: served in turn order, owed
+    # cubes first (owed metal after step 8).
     supply = dict(state.supply)
     players = dict(state.players)
     for resource in (*PRODUCTION_ORDER, "metal"):
@@ -276,7 +277,8 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
         p = state.players[owner]
         state = evolve(state, castle_workers=state.castle_workers - take)
         state = evolve_player(state, owner, grey_workers_next=p.grey_workers_next + take)
-    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
+    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces;
+    # PIL-MARKET-11: a player with several market builders acts once per lap, at the first.
     queue: list[str] = []
     for owner in occupants(state, "market"):
         if owner not in queue:
