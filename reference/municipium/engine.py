@@ -288,11 +288,20 @@ class Municipium:
         # MUN-TURN-01: only the player to act (or chance, for a draw) may make the event.
         check_actor(self, state, event, "MUN-TURN-01")
         new_state = handler(self.tables, state, event)
-        if self.options.end_mode == "immediate" and new_state.phase != "over":
-            # MUN-END-01 (end_mode immediate): the first family to reach the target wins at once.
+        mode = self.options.end_mode
+        if mode != "finish_round" and new_state.phase != "over":
             target = self.tables.decurions_to_end
             if any(p.decurions >= target for p in new_state.players.values()):
-                new_state = evolve(new_state, phase="over")
+                if mode == "immediate":
+                    # MUN-END-01 (end_mode immediate): the first family to reach the target
+                    # wins at once.
+                    new_state = evolve(new_state, phase="over")
+                elif new_state.phase == "move" and new_state.current != state.current:
+                    # MUN-END-01 (end_mode finish_turn): the turn in which a family reached
+                    # the target is finished, then the game ends.
+                    new_state = evolve(
+                        new_state, phase="over", current=state.current, round=state.round
+                    )
         return new_state
 
     # --- the end --------------------------------------------------------------------------

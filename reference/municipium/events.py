@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 import attrs
+
+TOKEN_ORDER: tuple[str, ...] = ("soldier", "advocate", "merchant", "priest", "favour")
+"""The order a basilica exchange lists its tokens in (citizen kinds, then favours)."""
+
+
+def canonical_tokens(tokens: Iterable[str]) -> tuple[str, ...]:
+    """The tokens of a basilica exchange in one fixed order: the three tokens are a handful,
+    not a sequence, so ``[favour, soldier, soldier]`` and ``[soldier, soldier, favour]`` are
+    the same event (MUN-BASILICA-01). Unknown names sort last, for the rule to refuse."""
+    rank = {name: i for i, name in enumerate(TOKEN_ORDER)}
+    return tuple(sorted(tokens, key=lambda t: (rank.get(t, len(rank)), str(t))))
+
 
 # --- chance outcomes -------------------------------------------------------------------
 
@@ -126,11 +139,14 @@ class EmporiumDraw:
 
 @attrs.frozen
 class BasilicaExchange:
-    """Basilica option 1: spend three tokens (citizen kinds or 'favour') for one decurion."""
+    """Basilica option 1: spend three tokens (citizen kinds or 'favour') for one decurion.
+
+    The tokens are kept in one fixed order (``canonical_tokens``), whatever order a log gives.
+    """
 
     type: ClassVar[str] = "basilica_exchange"
     player: str
-    tokens: tuple[str, ...]
+    tokens: tuple[str, ...] = attrs.field(converter=canonical_tokens)
 
 
 @attrs.frozen

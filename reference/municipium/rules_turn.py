@@ -18,6 +18,7 @@ from reference.municipium.events import (
 from reference.municipium.rules_flow import (
     add,
     add_citizen,
+    bag_size,
     continue_card_draws,
     end_turn,
     gain_citizens,
@@ -83,7 +84,10 @@ def _setup_field(state: State, t: Tables, kind: str) -> State:
         if place.citizen_field is None:
             state = with_institution(state, name, attrs.evolve(place, citizen_field=kind))
             break
-    if all(state.institutions[n].citizen_field is not None for n in t.meeting_rooms):
+    filled = all(state.institutions[n].citizen_field is not None for n in t.meeting_rooms)
+    # MUN-CITIZEN-04: an empty bag gives nothing; the fields left empty stay empty (only a
+    # profile with few citizens can empty the bag here).
+    if filled or bag_size(state) == 0:
         return evolve(state, phase="placement", current=next(iter(state.players)))
     return state
 

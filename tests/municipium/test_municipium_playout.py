@@ -86,3 +86,21 @@ def test_variant_b_roads_play_out() -> None:
     ]
     game = make({"profile": {"board.roads": roads}})
     play_out(game, 4, 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_finish_turn_end_mode_ends_after_the_turn(seed: int) -> None:
+    game = make({"end_mode": "finish_turn"})
+    state = play_out(game, 4, seed)
+    target = game.tables.decurions_to_end
+    assert max(p.decurions for p in state.players.values()) >= target
+
+
+def test_setup_with_a_small_bag_still_reaches_placement() -> None:
+    """MUN-CITIZEN-04: with few citizens (a profile) the bag can run dry while the citizen
+    fields are drawn; the fields left empty stay empty and placement begins (the game used
+    to wait for a draw from an empty bag, with no legal event)."""
+    game = make({"profile": {"components.citizens_per_kind": 3}})
+    for count in (3, 4):
+        state = play_out(game, count, 0)
+        assert game.is_over(state)

@@ -406,3 +406,34 @@ def test_MUN_END_finish_round_and_result(game: Municipium) -> None:
     assert game.is_over(state)
     assert game.result(state).winners == ("b",)
     assert rule_of(game, state, DrawCommon("a")) == "CORE-END-01"
+
+
+def test_MUN_BASILICA_01_tokens_are_unordered(game: Municipium) -> None:
+    """The three tokens are a handful: any order is the same event, listed once."""
+    from reference.municipium.events import TOKEN_ORDER
+    from reference.municipium.tables import FAVOUR, KINDS
+
+    assert (*KINDS, FAVOUR) == TOKEN_ORDER
+    same = BasilicaExchange("a", ("favour", "merchant", "soldier"))
+    assert same == BasilicaExchange("a", ("soldier", "merchant", "favour"))
+    layout = {"a": {**ZERO, "basilica": 2, "forum": 5}, "b": {**ZERO, "forum": 7}}
+    state = give(ready(game, layout), "a", citizens={"soldier": 1, "merchant": 1}, favours=1)
+    state = with_power(state, "basilica", "a")
+    assert same in game.legal_events(state)
+    after = step(game, state, same)
+    assert after.players["a"].decurions == 1
+
+
+def test_MUN_END_01_finish_turn_option() -> None:
+    """end_mode finish_turn: the game ends when the turn in which a family reached five is
+    over, whatever the seat."""
+    game = make({"end_mode": "finish_turn"})
+    layout = {"a": {**ZERO, "basilica": 7}, "b": {**ZERO, "forum": 7}}
+    state = give(ready(game, layout), "a", citizens={"soldier": 1, "merchant": 1}, favours=1)
+    players = dict(state.players)
+    players["a"] = attrs.evolve(players["a"], decurions=4)
+    state = with_power(attrs.evolve(state, players=players), "basilica", "a")
+    after = step(game, state, BasilicaExchange("a", ("soldier", "merchant", "favour")))
+    assert after.players["a"].decurions == 5
+    assert game.is_over(after) and after.current == "a"
+    assert game.result(after).winners == ("a",)
