@@ -63,7 +63,11 @@ def applies(game: PalmyraGame, state: State, event: Any) -> bool:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"mode": "advanced"}, {"lone_icon": "forbidden", "flip_timing": "after_chain"}],
+    [
+        {},
+        {"mode": "advanced"},
+        {"lone_icon": "forbidden", "flip_timing": "after_chain", "tiles_end": "draw_fails"},
+    ],
 )
 def test_palmyra_legal_events_are_complete(options: dict[str, Any]) -> None:
     game = make(options)

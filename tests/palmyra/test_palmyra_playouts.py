@@ -27,7 +27,7 @@ MODES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
             "tax_threshold": "at_least",
             "flip_timing": "after_chain",
             "lone_icon": "forbidden",
-            "tiles_end": "stacks_empty",
+            "tiles_end": "draw_fails",
         },
         (2, 4),
     ),
