@@ -136,11 +136,35 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
     return None
 
 
+def usable(p: PlayerState, resource: str) -> int:
+    """PIL-PROD-02: cubes a player can use: those held plus those owed (noted because the
+    supply was empty), which the player uses as required."""
+    return p.resources[resource] + p.owed.get(resource, 0)
+
+
+def spend(p: PlayerState, supply: dict[str, int], resource: str, n: int) -> PlayerState:
+    """Use ``n`` cubes of one type (PIL-PROD-03: owed cubes first, struck from the note;
+    then held cubes, which go back to ``supply``, updated in place)."""
+    from_owed = min(n, p.owed.get(resource, 0))
+    owed = p.owed
+    if from_owed:
+        owed = {k: v for k, v in p.owed.items() if k != resource}
+        if p.owed[resource] > from_owed:
+            owed[resource] = p.owed[resource] - from_owed
+    resources = dict(p.resources)
+    resources[resource] -= n - from_owed
+    supply[resource] += n - from_owed
+    return evolve(p, resources=resources, owed=owed)
+
+
 def counted_resources(ctx: Ctx, p: PlayerState) -> int:
-    """Cubes that count against the resource limit (PIL-CATH-06)."""
-    r = p.resources
-    total = r["sand"] + r["wood"] + r["stone"]
-    return total + r["metal"] if ctx.t.resource_limit_counts_metal else total
+    """Cubes that count against the resource limit (PIL-CATH-06), owed ones included."""
+    kinds = (
+        ("sand", "wood", "stone", "metal")
+        if ctx.t.resource_limit_counts_metal
+        else ("sand", "wood", "stone")
+    )
+    return sum(usable(p, r) for r in kinds)
 
 
 def occupants(state: State, location: str) -> tuple[str, ...]:

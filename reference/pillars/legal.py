@@ -37,6 +37,7 @@ from reference.pillars.flow import (
     counted_resources,
     over_limit,
     permitted,
+    usable,
 )
 from reference.pillars.rules_actions import use_times_limit
 from reference.pillars.rules_cards import free_spaces, placement_cost
@@ -166,7 +167,7 @@ def _market_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
     for r in RESOURCES:
         if r in p.bought or (r == "stone" and not permitted(ctx, p, "sell_stone")):
             continue
-        out += [SellResources(actor, r, n) for n in range(1, p.resources[r] + 1)]
+        out += [SellResources(actor, r, n) for n in range(1, usable(p, r) + 1)]
     out.append(PassMarket(actor))
     return out
 
@@ -176,7 +177,8 @@ def _cathedral_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
     if state.returning:
         excess = counted_resources(ctx, p) - ctx.t.resource_limit
         kinds = RESOURCES if ctx.t.resource_limit_counts_metal else RESOURCES[:3]
-        return [ReturnResources(actor, *combo) for combo in _splits(excess, kinds, p.resources)]
+        held = {r: usable(p, r) for r in RESOURCES}
+        return [ReturnResources(actor, *combo) for combo in _splits(excess, kinds, held)]
     out: list[Any] = []
     fams = {ctx.t.craftsmen[c].family for c in p.craftsmen}
     for cid in p.craftsmen:

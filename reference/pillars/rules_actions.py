@@ -26,6 +26,8 @@ from reference.pillars.flow import (
     families,
     over_limit,
     permitted,
+    spend,
+    usable,
     with_player,
 )
 from reference.pillars.rules_cards import due
@@ -206,10 +208,11 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     due(state, "actions", "market", "selling at the market")
     r = _resource(ev.resource)
     p = state.players[ev.player]
-    # PIL-MARKET-10: at least one cube, no more than the player holds.
-    if ev.count < 1 or ev.count > p.resources[r]:
+    # PIL-MARKET-10: at least one cube, no more than the player holds (owed cubes included,
+    # PIL-PROD-02).
+    if ev.count < 1 or ev.count > usable(p, r):
         raise RuleViolation(
-            "PIL-MARKET-10", f"{ev.player} holds {p.resources[r]} {r}; cannot sell {ev.count}"
+            "PIL-MARKET-10", f"{ev.player} holds {usable(p, r)} {r}; cannot sell {ev.count}"
         )
     # PIL-MARKET-09: without a stonecutter no stone can be sold.
     if r == "stone" and not permitted(ctx, p, "sell_stone"):
@@ -221,14 +224,13 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
         raise RuleViolation(
             "PIL-MARKET-07", f"{ev.player} bought {r} this round and cannot resell it"
         )
-    # PIL-MARKET-12: sold cubes go to the general supply, not the market stock.
+    # PIL-MARKET-12: sold cubes go to the general supply, not the market stock (owed cubes
+    # are struck from the note, PIL-PROD-03).
     supply = dict(state.supply)
-    supply[r] += ev.count
-    resources = dict(p.resources)
-    resources[r] -= ev.count
+    p = spend(p, supply, r, ev.count)
     sold = p.sold if r in p.sold else p.sold + (r,)
     # PIL-MARKET-03: selling pays the sell price (equal to the buy price; metal 5).
-    p = add_gold(ctx, evolve(p, resources=resources, sold=sold), ctx.t.sell_prices[r] * ev.count)
+    p = add_gold(ctx, evolve(p, sold=sold), ctx.t.sell_prices[r] * ev.count)
     state = with_player(evolve(state, supply=supply), ev.player, p)
     return _next_trader(ctx, state, True)
 
@@ -248,7 +250,7 @@ def use_times_limit(ctx: Ctx, state: State, name: str, cid: str) -> int:
     c = ctx.t.craftsmen[cid]
     left = c.uses + (1 if p.bonus_craftsman == cid else 0) - p.craftsman_uses.get(cid, 0)
     for what, n in c.input.items():
-        held = p.gold if what == "gold" else p.resources[what]
+        held = p.gold if what == "gold" else usable(p, what)
         if n:
             left = min(left, held // n)
     return max(0, left)
@@ -283,25 +285,24 @@ def use_craftsman(ctx: Ctx, state: State, ev: UseCraftsman) -> State:
     used = p.craftsman_uses.get(ev.craftsman, 0)
     if used + ev.times > cap:
         raise RuleViolation("PIL-CATH-02", f"{ev.craftsman} has {cap - used} uses left this round")
-    # PIL-CATH-03: each use consumes its inputs, which the player must hold.
-    resources = dict(p.resources)
-    supply = dict(state.supply)
-    gold = p.gold
+    # PIL-CATH-03: each use consumes its inputs, which the player must hold (owed cubes
+    # count, PIL-PROD-02); used cubes go back to the supply.
     for what, n in c.input.items():
         need = n * ev.times
-        held = gold if what == "gold" else resources[what]
+        held = p.gold if what == "gold" else usable(p, what)
         if held < need:
             raise RuleViolation(
                 "PIL-CATH-03", f"{ev.times} uses of {ev.craftsman} need {need} {what}"
             )
+    supply = dict(state.supply)
+    for what, n in c.input.items():
         if what == "gold":
-            gold -= need
-        else:
-            resources[what] -= need
-            supply[what] += need
+            p = evolve(p, gold=p.gold - n * ev.times)
+        elif n:
+            p = spend(p, supply, what, n * ev.times)
     uses = dict(p.craftsman_uses)
     uses[ev.craftsman] = used + ev.times
-    p = evolve(p, gold=gold, resources=resources, craftsman_uses=uses)
+    p = evolve(p, craftsman_uses=uses)
     p = add_vp(ctx, add_gold(ctx, p, c.gold * ev.times), c.vp * ev.times)
     return with_player(evolve(state, supply=supply), ev.player, p)
 
@@ -324,14 +325,15 @@ def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
     p = state.players[ev.player]
     back = {"sand": ev.sand, "wood": ev.wood, "stone": ev.stone, "metal": ev.metal}
     excess = counted_resources(ctx, p) - ctx.t.resource_limit
-    if any(n < 0 or n > p.resources[r] for r, n in back.items()):
+    if any(n < 0 or n > usable(p, r) for r, n in back.items()):
         raise RuleViolation("PIL-CATH-06", f"{ev.player} cannot return cubes they do not hold")
     if not ctx.t.resource_limit_counts_metal and back["metal"]:
         raise RuleViolation("PIL-CATH-06", "metal does not count against the limit here")
     if sum(back.values()) != excess:
         raise RuleViolation("PIL-CATH-06", f"{ev.player} must return exactly {excess} cubes")
-    resources = {r: p.resources[r] - back[r] for r in RESOURCES}
-    supply = {r: state.supply[r] + back[r] for r in RESOURCES}
-    state = evolve_player(evolve(state, supply=supply), ev.player, resources=resources)
+    supply = dict(state.supply)
+    for r in RESOURCES:
+        p = spend(p, supply, r, back[r])
+    state = with_player(evolve(state, supply=supply), ev.player, p)
     state = evolve(state, returning=False, queue=state.queue[1:])
     return cathedral_turn(ctx, state)

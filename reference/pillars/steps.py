@@ -15,6 +15,7 @@ from reference.pillars.flow import (
     over_limit,
     pay,
     turn_order,
+    usable,
     with_player,
 )
 from reference.pillars.rounds import end_round
@@ -306,7 +307,7 @@ def cathedral_turn(ctx: Ctx, state: State) -> State:
         c = ctx.t.craftsmen[cid]
         if not c.automatic or uses.get(cid, 0):
             continue
-        if c.needs_metal and p.resources["metal"] < 1:
+        if c.needs_metal and usable(p, "metal") < 1:
             continue
         uses[cid] = 1
         p = add_vp(ctx, add_gold(ctx, p, c.gold), c.vp)
