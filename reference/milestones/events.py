@@ -6,6 +6,24 @@ from typing import ClassVar
 
 import attrs
 
+from reference.milestones.names import GOODS
+
+
+def goods_in_order(goods: tuple[str, ...]) -> tuple[str, ...]:
+    """The cubes of a sale in one canonical order (stone, wood, sand, grain, then others).
+
+    A sale is a choice of cubes, not a sequence: naming them in another order is the same
+    event, so `legal_events` lists each choice once and any order given in a log equals it.
+    """
+    return tuple(
+        sorted(goods, key=lambda g: (GOODS.index(g) if g in GOODS else len(GOODS), str(g)))
+    )
+
+
+def points_in_order(points: tuple[str, ...]) -> tuple[str, ...]:
+    """The scored points of a flour delivery in one canonical (sorted) order."""
+    return tuple(sorted(points, key=str))
+
 
 # --- chance outcomes -------------------------------------------------------------------
 @attrs.frozen
@@ -70,7 +88,8 @@ class SellGoods:
 
     type: ClassVar[str] = "sell_goods"
     player: str
-    goods: tuple[str, ...]
+    goods: tuple[str, ...] = attrs.field(converter=goods_in_order)
+    """The cubes sold; their order does not matter (kept in a canonical order)."""
 
 
 @attrs.frozen
@@ -109,7 +128,8 @@ class DeliverFlour:
     type: ClassVar[str] = "deliver_flour"
     player: str
     marketplace: str
-    numbers: tuple[str, ...]
+    numbers: tuple[str, ...] = attrs.field(converter=points_in_order)
+    """The uncovered neighbouring points scored; their order does not matter (kept sorted)."""
 
 
 @attrs.frozen

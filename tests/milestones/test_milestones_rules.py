@@ -242,6 +242,17 @@ def test_MIL_TRADE_05_06_buy_and_sell() -> None:
     assert SellGoods("b", ("stone",)) in one_to_one.legal_events(state)
 
 
+def test_MIL_TRADE_06_MILL_03_choices_in_any_order_are_one_event() -> None:
+    """A sale and a delivery are choices, not sequences: every order is the listed event."""
+    game, state = standard()
+    state = give(at(state, "b", "trading_house"), "b", stone=1, wood=1)
+    assert SellGoods("b", ("wood", "stone")) == SellGoods("b", ("stone", "wood"))
+    listed = game.legal_events(state)
+    assert SellGoods("b", ("wood", "stone")) in listed
+    assert sum(isinstance(e, SellGoods) for e in listed) == 1
+    assert DeliverFlour("b", "2,0", ("2,1", "1,1")) == DeliverFlour("b", "2,0", ("1,1", "2,1"))
+
+
 def test_MIL_END_02_last_tile_ends_after_a_round() -> None:
     game, state = standard()
     state = attrs.evolve(
