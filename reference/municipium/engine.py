@@ -311,8 +311,8 @@ class Municipium:
         return state.phase == "over"
 
     def result(self, state: State) -> Result:
-        """MUN-END-02: most decurions wins; a tie goes to most favours plus citizens; a
-        further tie is shared."""
+        """MUN-END-02: most decurions wins; a tie goes to most favours plus citizens.
+        MUN-END-04: a further tie is shared (our ruling)."""
         scores = {name: p.decurions for name, p in state.players.items()}
 
         def rank(name: str) -> tuple[int, int]:

@@ -146,10 +146,9 @@ def add_citizen(state: State, t: Tables, institution: str) -> tuple[State, bool]
 
 
 def rerank_temple(state: State) -> State:
-    """MUN-TEMPLE-01: order the families by influence in the temple, most first.
-
-    A tie keeps the previous relative order; families with no influence there come last,
-    also in their previous order (so an empty temple changes nothing).
+    """MUN-TEMPLE-01: order the families by influence in the temple, most first; a tie
+    keeps the previous relative order. MUN-TEMPLE-02: families with no influence there come
+    last, also in their previous order (so an empty temple changes nothing; our ruling).
     """
     before = {name: i for i, name in enumerate(state.temple_order)}
     order = sorted(
@@ -255,11 +254,11 @@ def prefect_event(state: State, t: Tables, institution: str) -> State:
     """The prefect arrives in a new institution.
 
     MUN-PREFECT-01: the family with most influence takes the favour on the favour field.
-    MUN-PREFECT-02: with 3-4 players the second takes the citizen-field citizen; if there is
-    no second family the citizen goes back to the bag (our ruling). MUN-PREFECT-03: with no
-    family present the favour stays and the citizen goes back to the bag. MUN-PREFECT-04: an
-    empty favour field is refilled from the supply (if any is left) and, with 3-4 players,
-    a new citizen is drawn for the citizen field.
+    MUN-PREFECT-02: with 3-4 players the second takes the citizen-field citizen.
+    MUN-PREFECT-07: if there is no second family the citizen goes back to the bag (our
+    ruling). MUN-PREFECT-03: with no family present the favour stays and the citizen goes
+    back to the bag. MUN-PREFECT-04: an empty favour field is refilled from the supply (if
+    any is left) and, with 3-4 players, a new citizen is drawn for the citizen field.
     """
     state = evolve(state, prefect=institution)
     order = ranking(state, institution)
