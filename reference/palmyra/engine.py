@@ -265,8 +265,9 @@ class PalmyraGame:
         return state.phase == OVER
 
     def result(self, state: State) -> Result:
-        """Coins as scores; most coins wins, then most face-down tiles (PAL-END-03);
-        the solo player wins with at least the target (PAL-SOLO-03)."""
+        """Coins as scores; most coins wins, then most face-down tiles (PAL-END-03), a full
+        tie is shared (PAL-END-05); the solo player wins with at least the target
+        (PAL-SOLO-03)."""
         scores = {name: p.coins for name, p in state.players.items()}
         if self.options.mode == "solo":
             winners = tuple(n for n, c in scores.items() if c >= self.tables.solo_target)

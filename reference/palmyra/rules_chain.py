@@ -265,7 +265,8 @@ def end_chain(cfg: Config, state: State, event: EndAction) -> State:
     action = state.action
     emperor = holds_emperor(state, event.player)
     if action.kind == CONQUER:
-        # PAL-CONQ-02: the earned tiles (+1 with the emperor, PAL-EMP-05) are drawn now.
+        # PAL-CONQ-02: the earned tiles are drawn now; PAL-EMP-05/06: +1 with the emperor,
+        # even when nothing matched.
         k = action.earned + (cfg.tables.emperor_conquer_bonus if emperor else 0)
         if tiles_choice_matters(state, k):
             return evolve(state, phase=CHOOSE, action=evolve(action, tiles_due=k))
@@ -275,7 +276,7 @@ def end_chain(cfg: Config, state: State, event: EndAction) -> State:
 
 
 def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
-    """PAL-TAX-02, PAL-TAX-05, PAL-EMP-05: pay the tax, bonus and emperor coin from the bank."""
+    """PAL-TAX-02, PAL-TAX-05, PAL-EMP-05/06: pay the tax, bonus and emperor coin from the bank."""
     player = state.players[name]
     base = state.action.earned
     face_down = len(player.face_down)
@@ -286,8 +287,9 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
         bonus = face_down if base > face_down else 0
     else:
         bonus = face_down if base >= face_down else 0
+    # PAL-EMP-05/06: the emperor's coin comes after the threshold test, even on a zero tax.
     owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
-    # PAL-END-02: the bank pays what it has; its last coin ends the game at once.
+    # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
     paid = min(owed, state.bank)
     state = evolve(state, bank=state.bank - paid)
     state = set_player(state, name, evolve(player, coins=player.coins + paid))
