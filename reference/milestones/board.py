@@ -85,7 +85,7 @@ def parse_map(raw: Any) -> MapGeometry:
                     if start is not None:
                         raise BadOptions("board.map has more than one market tent 'M'")
                     start = name
-            elif token.isdigit() and int(token) > 0:
+            elif token.isdecimal() and int(token) > 0:
                 values[name] = int(token)
             else:
                 raise BadOptions(f"board.map point {name}: bad token {token!r}")

@@ -77,6 +77,7 @@ def test_unknown_event_is_malformed() -> None:
         {"scoring.end_vp": {2: 10}},
         {"board.map": {"rows": ["1 2"], "bushes": []}},
         {"board.map": {"rows": ["M 2 3"], "bushes": ["U5,5"]}},
+        {"board.map": {"rows": ["M \u00b2 3"], "bushes": []}},
         {"tiles.bonus_tiles": {"lumberjack": 99}},
         {"tiles.worker_tiles": {"T01": [["baker", 1], ["coiner", 2]]}},
         {"supply.coins": -1},
