@@ -25,7 +25,8 @@ def occupied(state: State) -> set[str]:
 
 
 def targets(state: State, pos: str) -> tuple[str, ...]:
-    """Empty cells a tile may go on from a piece at ``pos`` (PAL-PLACE-02, PAL-PLACE-03)."""
+    """Empty cells a tile may go on from a piece at ``pos`` (PAL-PLACE-02, PAL-PLACE-03;
+    from the city centre any cell touching a city cell, PAL-PLACE-04)."""
     around = touching(state.city) if pos == CENTRE else neighbours(pos)
     return tuple(c for c in around if c not in state.board and c not in state.city)
 

@@ -166,10 +166,12 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
     if event.cell in state.board or event.cell in state.city:
         raise RuleViolation("PAL-PLACE-02", f"cell {event.cell} is not empty")
     origin = position(player, action.piece)
-    # PAL-PLACE-03: the tile must touch the acting piece's tile (or the city centre).
+    # PAL-PLACE-03: the tile must touch the acting piece's tile; PAL-PLACE-04: from the
+    # city centre, any cell touching a city cell.
     if event.cell not in targets(state, origin):
-        where = "the city centre" if origin == CENTRE else f"cell {origin}"
-        raise RuleViolation("PAL-PLACE-03", f"cell {event.cell} does not touch {where}")
+        if origin == CENTRE:
+            raise RuleViolation("PAL-PLACE-04", f"cell {event.cell} does not touch the city centre")
+        raise RuleViolation("PAL-PLACE-03", f"cell {event.cell} does not touch cell {origin}")
     # PAL-CHAIN-04: with lone_icon=forbidden, a first icon tile needs a plain partner.
     if lone_icon_blocked(cfg, state, player.supply, event.tile, event.cell):
         raise RuleViolation("PAL-CHAIN-04", "no plain tile could follow this icon tile")
