@@ -8,13 +8,7 @@ from typing import Any, Literal
 
 import attrs
 
-from oracle.formats.converter import (
-    assign,
-    json_equal,
-    structure_event,
-    to_json,
-    unstructure_event,
-)
+from oracle.formats.converter import assign, json_equal, structure_event, to_json
 from oracle.formats.scenario import BadScenario, ExpectedLegal, LoadedScenario, load_scenario
 from oracle.games import GameCache
 from oracle.rulebook import find_rule, placeholder_basis
@@ -182,26 +176,40 @@ def _check_expect(loaded: LoadedScenario, game: Game, state: Any) -> None:
 
 
 def _check_legal(game: Game, state: Any, expected: ExpectedLegal) -> list[str]:
-    """Compare the reference's legal events with the expected count and members."""
-    listed = [unstructure_event(e) for e in game.legal_events(state)]
+    """Compare the reference's legal events with the expected count and members.
+
+    An included event must be listed *and* apply; an excluded one must be neither listed nor
+    applicable (it must break a rule), so the check holds even where an event's fields can
+    be written in more than one order.
+    """
+    listed = game.legal_events(state)
     wrong = []
     if expected.count is not None and expected.count != len(listed):
         wrong.append(f"legal.count: expected {expected.count}, reference lists {len(listed)}")
-    for i, raw in enumerate(expected.includes):
-        try:
-            event = unstructure_event(structure_event(game, raw))
-        except MalformedEvent as exc:
-            raise _Outcome("error", f"expect.legal.includes[{i}]: {exc.message}") from exc
-        if event not in listed:
-            wrong.append(f"legal.includes: {raw} is not a legal event here")
-    for i, raw in enumerate(expected.excludes):
-        try:
-            event = unstructure_event(structure_event(game, raw))
-        except MalformedEvent as exc:
-            raise _Outcome("error", f"expect.legal.excludes[{i}]: {exc.message}") from exc
-        if event in listed:
-            wrong.append(f"legal.excludes: {raw} is a legal event here")
+    for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
+        for i, raw in enumerate(events):
+            try:
+                event = structure_event(game, raw)
+            except MalformedEvent as exc:
+                raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
+            is_listed = event in listed
+            applies = _applies(game, state, event)
+            if which == "includes" and not (is_listed and applies):
+                how = "is not listed" if applies else "breaks a rule"
+                wrong.append(f"legal.includes: {raw} {how} here")
+            if which == "excludes" and (is_listed or applies):
+                how = "is listed" if is_listed else "applies"
+                wrong.append(f"legal.excludes: {raw} {how} here")
     return wrong
+
+
+def _applies(game: Game, state: Any, event: Any) -> bool:
+    """Whether ``event`` applies here without breaking a rule."""
+    try:
+        step(game, state, event)
+    except RuleViolation:
+        return False
+    return True
 
 
 def run_all(paths_: list[Path], games: GameCache, game_filter: str | None) -> list[ScenarioResult]:

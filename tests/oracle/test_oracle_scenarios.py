@@ -91,8 +91,8 @@ def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
             "legal.count: expected 3, reference lists 2",
             None,
         ),
-        ("legal.yaml", "steps: 3}", "steps: 4}", "fail", "is not a legal event here", None),
-        ("legal.yaml", "player: blue}", "player: red}", "fail", "is a legal event here", None),
+        ("legal.yaml", "steps: 3}", "steps: 4}", "fail", "breaks a rule here", None),
+        ("legal.yaml", "player: blue}", "player: red}", "fail", "is listed here", None),
         ("legal.yaml", "{type: bank, player: blue}", "{type: bank}", "error", "excludes[1]", None),
         ("advance.yaml", "steps:\n", "steps: [\n", "error", "not valid YAML", None),
     ],
@@ -155,3 +155,20 @@ def test_junit_report_for_scenarios(tmp_path: Path) -> None:
     assert result.exit_code == 1
     suite = ET.fromstring(result.stdout)
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("2", "1", "0")
+
+
+def test_legal_check_catches_a_generator_that_disagrees_with_apply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import toygame
+
+    original = toygame.ToyGame.legal_events
+
+    def only_advance(self: toygame.ToyGame, state: toygame.State) -> list[object]:
+        return [e for e in original(self, state) if e.type != "bank"]
+
+    monkeypatch.setattr(toygame.ToyGame, "legal_events", only_advance)
+    result = run_scenario(HERE / "legal.yaml", GameCache())
+    assert result.status == "fail"
+    assert "legal.count: expected 2, reference lists 1" in result.reason
+    assert "{'type': 'bank', 'player': 'red'} is not listed here" in result.reason
