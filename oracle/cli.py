@@ -181,7 +181,11 @@ def scenarios(
     targets = paths or [_default_scenarios_dir()]
     for path in targets:
         if not path.exists():
-            _usage(f"no such file or folder: {path}")
+            _usage(
+                f"no such file or folder: {path}"
+                if paths
+                else "no scenarios/ folder here: run from the repository or name the files"
+            )
     results = run_all(targets, GameCache(_profile(profile)), game)
     if fmt is Format.json:
         typer.echo(json.dumps([scenario_json(r) for r in results], indent=1))
@@ -238,7 +242,11 @@ def explain(
         rule = catalogue.get(rule_id)
         if rule is not None:
             typer.echo(_explain_text(rule, rules, catalogue.game))
-            cited = _citing(scenarios_dir or _default_scenarios_dir()).get(rule_id, [])
+            folder = scenarios_dir or _default_scenarios_dir()
+            if not folder.is_dir():
+                typer.echo(f"scenarios: no scenarios folder at {folder} (use --scenarios-dir)")
+                raise typer.Exit(EXIT_OK)
+            cited = _citing(folder).get(rule_id, [])
             typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
             raise typer.Exit(EXIT_OK)
     _usage(f"no rule {rule_id!r} in any catalogue")
@@ -278,7 +286,10 @@ def coverage(
     """Which scenarios cite each rule, and the rules none cites."""
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
-    cites = _citing(scenarios_dir or _default_scenarios_dir())
+    folder = scenarios_dir or _default_scenarios_dir()
+    if not folder.is_dir():
+        _usage(f"no scenarios folder at {folder}: run from the repository or use --scenarios-dir")
+    cites = _citing(folder)
     report: dict[str, Any] = {}
     for catalogue, _ in _catalogues(game):
         rows = {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}
