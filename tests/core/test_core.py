@@ -1,0 +1,94 @@
+"""The shared core: evolve, state paths, data profiles, catalogues, the checked step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from reference.core import paths
+from reference.core.catalogue import load_catalogue
+from reference.core.datafile import DataEntry, DataSet, load_data_dir
+from reference.core.errors import BadOptions
+from reference.core.evolve import evolve
+
+
+def _non_negative(_: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise ValueError(f"{attribute.name} is negative")
+
+
+@attrs.frozen
+class Purse:
+    gold: int = attrs.field(validator=_non_negative)
+    cards: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Table:
+    players: dict[str, Purse]
+    deck: tuple[str, ...]
+
+
+def test_evolve_copies_and_validates_changed_fields() -> None:
+    purse = Purse(3, ("a",))
+    richer = evolve(purse, gold=5)
+    assert richer == Purse(5, ("a",)) and purse == Purse(3, ("a",))
+    with pytest.raises(ValueError, match="gold is negative"):
+        evolve(purse, gold=-1)
+    with pytest.raises(TypeError, match="silver"):
+        evolve(purse, silver=1)
+
+
+def test_paths_read_fields_keys_and_indexes() -> None:
+    table = Table({"red": Purse(4, ("x", "y"))}, ("k", "q"))
+    assert paths.read(table, "players.red.gold") == 4
+    assert paths.read(table, "players.red.cards.1") == "y"
+    assert paths.read(table, "deck.0") == "k"
+    for bad, why in [
+        ("players.blue.gold", "no key 'blue'"),
+        ("players.red.silver", "no field 'silver'"),
+        ("deck.5", "no index '5'"),
+        ("players.red.gold.x", "with no parts"),
+        ("players..gold", "empty segment"),
+    ]:
+        with pytest.raises(paths.UnknownPath, match=why):
+            paths.read(table, bad)
+
+
+def test_profile_replaces_values_and_refuses_unknown_keys() -> None:
+    data = DataSet({"market.stone": DataEntry(4, "placeholder", "guess")})
+    assert data.placeholders() == ("market.stone",)
+    mine = data.with_profile({"market.stone": 3}, "my.yaml")
+    assert mine.value("market.stone") == 3 and mine.placeholders() == ()
+    assert mine.entries["market.stone"].status == "profile"
+    with pytest.raises(BadOptions, match="unknown data key 'market.gold'"):
+        data.with_profile({"market.gold": 1}, "my.yaml")
+
+
+def test_data_files_need_value_status_and_source(tmp_path: Path) -> None:
+    (tmp_path / "prices.yaml").write_text("stone: {value: 4, status: rulebook}\n")
+    with pytest.raises(BadOptions, match="needs value, status and source"):
+        load_data_dir(tmp_path)
+    (tmp_path / "prices.yaml").write_text("stone: {value: 4, status: rumour, source: x}\n")
+    with pytest.raises(BadOptions, match="unknown status 'rumour'"):
+        load_data_dir(tmp_path)
+
+
+def test_catalogue_refuses_duplicates_and_sourceless_rules(tmp_path: Path) -> None:
+    path = tmp_path / "rules.yaml"
+    rule = "  - {id: X-A-01, title: t, statement: s, status: ruling, sources: [{ref: r}]}\n"
+    path.write_text("game: x\nrules:\n" + rule + rule)
+    with pytest.raises(BadOptions, match="appears twice"):
+        load_catalogue(path)
+    path.write_text(
+        "game: x\nrules:\n  - {id: X-A-01, title: t, statement: s, status: ruling, sources: []}\n"
+    )
+    with pytest.raises(BadOptions, match="no source"):
+        load_catalogue(path)
+    path.write_text(
+        "game: x\nrules:\n  - {id: X-A-01, title: t, statement: s, status: maybe, sources: []}\n"
+    )
+    with pytest.raises(BadOptions, match="not a valid rule catalogue"):
+        load_catalogue(path)
