@@ -1,15 +1,14 @@
 """A faster ``attrs.evolve`` for the engines' frozen state classes.
 
-States with dozens of fields are copied on every event. ``attrs.evolve`` inspects the class
-and re-runs every field validator on every call; here the class is inspected once, the
-unchanged fields are copied as they are (they were validated when the original was built),
-and the validators of the *changed* fields run, so a new value is checked exactly as
-``attrs.evolve`` would check it. Classes with converters or a post-init hook go through
-their ``__init__`` as usual.
+``attrs.evolve`` inspects the class on every call; states with dozens of fields are
+copied on every event, so the field names are looked up once per class here. The class's
+``__init__`` still runs, so every field validator runs as with ``attrs.evolve``.
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
 
@@ -18,52 +17,21 @@ import attrs
 T = TypeVar("T")
 
 
-@attrs.frozen
-class _Plan:
-    """How to copy one attrs class."""
-
-    names: tuple[str, ...]
-    fields: dict[str, Any]
-    validators: dict[str, Any]
-    plain: bool
-    """No converters, no post-init hook, every field set by ``__init__``."""
-
-
 @cache
-def _plan(cls: Any) -> _Plan:
-    fields = attrs.fields(cls)
-    plain = (
-        all(f.converter is None and f.init for f in fields)
-        and not hasattr(cls, "__attrs_post_init__")
-        and not hasattr(cls, "__attrs_pre_init__")
-    )
-    return _Plan(
-        names=tuple(f.name for f in fields),
-        fields={f.name: f for f in fields},
-        validators={f.name: f.validator for f in fields if f.validator is not None},
-        plain=plain,
-    )
+def _reader(cls: Any) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The init-able field names of an attrs class and one getter for all their values."""
+    names = tuple(f.name for f in attrs.fields(cls) if f.init)
+    if len(names) == 1:
+        name = names[0]
+        return names, lambda inst: (getattr(inst, name),)
+    return names, operator.attrgetter(*names)
 
 
 def evolve(inst: T, **changes: Any) -> T:
-    """A copy of the frozen attrs object ``inst`` with ``changes`` (new values validated)."""
+    """A copy of the frozen attrs object ``inst`` with ``changes`` (validators run)."""
     cls: Any = type(inst)
-    plan = _plan(cls)
-    unknown = changes.keys() - plan.fields.keys()
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
-    if not plan.plain:
-        values = {name: getattr(inst, name) for name in plan.names}
-        values.update(changes)
-        rebuilt: T = cls(**values)
-        return rebuilt
-    new: T = object.__new__(cls)
-    for name in plan.names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(inst, name))
-    if attrs.validators.get_disabled():
-        return new
-    for name, value in changes.items():
-        validator = plan.validators.get(name)
-        if validator is not None:
-            validator(new, plan.fields[name], value)
+    names, read = _reader(cls)
+    values = dict(zip(names, read(inst), strict=True))
+    values.update(changes)
+    new: T = cls(**values)
     return new
