@@ -83,6 +83,30 @@ def test_random_playout(name: str, players: int, seed: int) -> None:
     assert CONVERTER.structure(CONVERTER.unstructure(state), game.state_type) == state
 
 
+VOLUME = 240
+"""Complete seeded games per game in the volume test, spread over its player counts."""
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [(n, p) for n in GAMES for p in counts(make_game(n, {}))]
+)
+def test_volume_of_complete_games(name: str, players: int) -> None:
+    """Hundreds of complete games per game: invariants after every step (``step``), a legal
+    event whenever the game is not over, and an end within the bound."""
+    game = make_game(name, {})
+    per_count = VOLUME // len(counts(game))
+    for seed in range(1000, 1000 + per_count):
+        rng = random.Random(seed)
+        state = game.new_game(PLAYER_NAMES[:players])
+        for _ in range(MAX_EVENTS):
+            if game.is_over(state):
+                break
+            state = step(game, state, choose(game, state, rng))
+        else:
+            pytest.fail(f"seed {seed}: no end after {MAX_EVENTS} events")
+        assert game.result(state).winners
+
+
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -159,7 +183,7 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     return result.exit_code, json.loads(result.stdout)[0]
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), cases(2))
+@pytest.mark.parametrize(("name", "players", "seed"), cases(5))
 def test_play_then_validate_is_valid(tmp_path: Path, name: str, players: int, seed: int) -> None:
     lines = play(tmp_path, name, players, seed + 100)
     code, verdict = validate(tmp_path, lines)
