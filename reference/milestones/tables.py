@@ -53,10 +53,12 @@ class Tables:
     geometry: MapGeometry
 
 
-def _count(data: DataSet, key: str, low: int = 0) -> int:
+def _count(data: DataSet, key: str, low: int = 0, high: int | None = None) -> int:
     value = data.value(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise BadOptions(f"data {key}: expected a whole number >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise BadOptions(f"data {key}: {value} is more than {high}")
     return value
 
 
@@ -157,7 +159,7 @@ def read_tables(data: DataSet) -> Tables:
         moves_per_turn=_count(data, "setup.moves_per_turn", 1),
         worker_tile_cost=_cost(data, "prices.worker_tile"),
         buy_good_cost=_cost(data, "prices.buy_good"),
-        sell_goods_per_coin=_count(data, "prices.sell_goods_per_coin", 1),
+        sell_goods_per_coin=_count(data, "prices.sell_goods_per_coin", 1, high=12),
         order_bonus_coins=_count(data, "prices.order_bonus_coins"),
         costs={k: _cost(data, f"prices.{k}") for k in ("road", "house", "marketplace", "flour")},
         flour_coins=_count(data, "prices.flour_coins"),

@@ -72,10 +72,12 @@ def _bad(key: str, why: str) -> BadOptions:
     return BadOptions(f"data value {key}: {why}")
 
 
-def _int(data: DataSet, key: str, low: int) -> int:
+def _int(data: DataSet, key: str, low: int, high: int | None = None) -> int:
     value = data.value(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
         raise _bad(key, f"must be a whole number of at least {low}, not {value!r}")
+    if high is not None and value > high:
+        raise _bad(key, f"must be at most {high}, not {value}")
     return value
 
 
@@ -205,7 +207,7 @@ def read_tables(data: DataSet) -> Tables:
         members=_int(data, "components.members_per_family", 1),
         field_min_players=_int(data, "components.citizen_field_min_players", 2),
         decurions_to_end=_int(data, "components.decurions_to_end", 1),
-        basilica_size=_int(data, "components.basilica_exchange_size", 1),
+        basilica_size=_int(data, "components.basilica_exchange_size", 1, high=10),
         common_cards=common,
         family_cards=family,
     )

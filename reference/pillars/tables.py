@@ -317,7 +317,9 @@ def read_tables(data: DataSet) -> Tables:
         cost_start=_int("setup.cost_start", v("setup.cost_start")),
         rounds=_int("setup.rounds", v("setup.rounds"), 1),
         capacity={
-            loc: _int(f"board.capacity_{loc}", v(f"board.capacity_{loc}")) for loc in LOCATIONS
+            # A board space count beyond 12 is no printed board; it would only exhaust memory.
+            loc: _int(f"board.capacity_{loc}", v(f"board.capacity_{loc}"), high=12)
+            for loc in LOCATIONS
         },
         priory_vp=_ints("board.priory_vp", v("board.priory_vp")),
         wool_mill_gold_per_worker=_int(
