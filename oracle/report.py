@@ -21,14 +21,14 @@ def verdict_text(v: Verdict) -> str:
     head = f"{v.log}: {v.kind}{where}"
     if v.kind == "valid":
         head += f" ({v.game}, {v.events} events)"
-    lines = [head]
     if v.kind == "illegal":
         who = " ".join(x for x in (v.player, v.action) if x)
-        lines.append(f"  {who}: {v.rule_id} {v.rule_title or ''}: {v.message}".rstrip())
-        if v.citation:
-            lines.append(f"  source: {v.citation}")
+        head += f": {who}: {v.rule_id} ({v.rule_title or 'no title'}): {v.message}"
     elif v.message:
-        lines.append(f"  {v.message}")
+        head += f": {v.message}"
+    lines = [head]
+    if v.kind == "illegal" and v.citation:
+        lines.append(f"  source: {v.citation}")
     for d in v.divergences:
         lines.append(
             f"  {d.path}: claimed {json.dumps(d.claimed)}, reference {json.dumps(d.reference)}"
