@@ -3,6 +3,7 @@ VP arithmetic, cube movements, and seat order."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import attrs
@@ -32,6 +33,7 @@ def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
     return Ctx(t, o, spaces)
 
 
+@cache
 def location_of(space: str) -> str:
     """``priory_2`` -> ``priory``."""
     return space.rsplit("_", 1)[0]
@@ -60,20 +62,30 @@ def evolve_player(state: State, name: str, **changes: Any) -> State:
     return with_player(state, name, evolve(state.players[name], **changes))
 
 
+def gold_after(ctx: Ctx, gold: int, amount: int) -> int:
+    """Gold after a gain (PIL-GOLD-01: never above the gold cap when one is set)."""
+    new = gold + amount
+    if ctx.t.gold_cap is not None:
+        new = min(new, max(ctx.t.gold_cap, gold))
+    return new
+
+
+def vp_after(ctx: Ctx, vp: int, amount: int) -> int:
+    """VP after a gain or loss (PIL-VP-01: a loss stops at the VP floor)."""
+    new = vp + amount
+    if amount < 0:
+        new = max(new, min(ctx.t.vp_floor, vp))
+    return new
+
+
 def add_gold(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
     """Gain gold (PIL-GOLD-01: never above the gold cap when one is set)."""
-    gold = p.gold + amount
-    if ctx.t.gold_cap is not None:
-        gold = min(gold, max(ctx.t.gold_cap, p.gold))
-    return evolve(p, gold=gold)
+    return evolve(p, gold=gold_after(ctx, p.gold, amount))
 
 
 def add_vp(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
     """Gain or lose VP (PIL-VP-01: a loss stops at the VP floor)."""
-    vp = p.vp + amount
-    if amount < 0:
-        vp = max(vp, min(ctx.t.vp_floor, p.vp))
-    return evolve(p, vp=vp)
+    return evolve(p, vp=vp_after(ctx, p.vp, amount))
 
 
 def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
@@ -128,6 +140,10 @@ def craftsman_limit(ctx: Ctx, p: PlayerState) -> int:
 
 def over_limit(ctx: Ctx, state: State) -> str | None:
     """The first player (turn order) holding more craftsmen than allowed, if any."""
+    # Nobody above the base limit (the usual case): nobody is over, whatever Jack adds.
+    base = ctx.t.craftsman_limit
+    if all(len(p.craftsmen) <= base for p in state.players.values()):
+        return None
     for name in turn_order(state):
         p = state.players[name]
         n = len(p.craftsmen)
@@ -142,19 +158,23 @@ def usable(p: PlayerState, resource: str) -> int:
     return p.resources[resource] + p.owed.get(resource, 0)
 
 
-def spend(p: PlayerState, supply: dict[str, int], resource: str, n: int) -> PlayerState:
+def spend_cubes(
+    resources: dict[str, int],
+    owed: dict[str, int],
+    supply: dict[str, int],
+    resource: str,
+    n: int,
+) -> None:
     """Use ``n`` cubes of one type (PIL-PROD-03: owed cubes first, struck from the note;
-    then held cubes, which go back to ``supply``, updated in place)."""
-    from_owed = min(n, p.owed.get(resource, 0))
-    owed = p.owed
+    then held cubes, which go back to ``supply``); all three dicts are working copies,
+    updated in place."""
+    from_owed = min(n, owed.get(resource, 0))
     if from_owed:
-        owed = {k: v for k, v in p.owed.items() if k != resource}
-        if p.owed[resource] > from_owed:
-            owed[resource] = p.owed[resource] - from_owed
-    resources = dict(p.resources)
+        left = owed.pop(resource) - from_owed
+        if left > 0:
+            owed[resource] = left
     resources[resource] -= n - from_owed
     supply[resource] += n - from_owed
-    return evolve(p, resources=resources, owed=owed)
 
 
 def counted_resources(ctx: Ctx, p: PlayerState) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.pillars.events import (
     BuyResources,
@@ -19,15 +21,15 @@ from reference.pillars.events import (
 )
 from reference.pillars.flow import (
     Ctx,
-    add_gold,
-    add_vp,
     counted_resources,
     evolve_player,
     families,
+    gold_after,
     over_limit,
     permitted,
-    spend,
+    spend_cubes,
     usable,
+    vp_after,
     with_player,
 )
 from reference.pillars.rules_cards import due
@@ -109,9 +111,10 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
         raise RuleViolation("PIL-CRAFT-02", f"{ev.player} holds no craftsman {ev.craftsman!r}")
     kept = list(p.craftsmen)
     kept.remove(ev.craftsman)
-    state = evolve_player(state, ev.player, craftsmen=tuple(kept))
-    state = evolve(state, craftsmen_out=state.craftsmen_out + (ev.craftsman,))
+    p = evolve(p, craftsmen=tuple(kept))
+    out = state.craftsmen_out + (ev.craftsman,)
     if over == ev.player:
+        state = with_player(state, ev.player, p, craftsmen_out=out)
         if state.stage == "shiring":
             # Step 10 is over once every Shiring taker is back within the limit.
             nxt = over_limit(ctx, state)
@@ -119,7 +122,7 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
                 return steps_11_12(ctx, state)
             return evolve(state, queue=(nxt,))
         return state
-    state = evolve(state, queue=state.queue[1:])
+    state = with_player(state, ev.player, p, craftsmen_out=out, queue=state.queue[1:])
     return state if state.queue else to_bishop(ctx, state)
 
 
@@ -133,8 +136,8 @@ def take_bishop_resource(ctx: Ctx, state: State, ev: TakeBishopResource) -> Stat
     p = state.players[ev.player]
     resources = dict(p.resources)
     resources[ev.resource] += 1
-    state = evolve_player(evolve(state, market=market), ev.player, resources=resources)
-    state = evolve(state, queue=state.queue[1:])
+    p = evolve(p, resources=resources)
+    state = with_player(state, ev.player, p, market=market, queue=state.queue[1:])
     return state if state.queue else steps_3_to_8(ctx, state)
 
 
@@ -157,9 +160,10 @@ def _resource(name: str) -> str:
     return name
 
 
-def _next_trader(ctx: Ctx, state: State, acted: bool) -> State:
+def _next_trader(ctx: Ctx, state: State, acted: bool, **changes: Any) -> State:
+    """The state with ``changes``; the turn passes to the next trader, or step 13 begins."""
     queue = state.queue[1:] + state.queue[:1] if acted else state.queue[1:]
-    state = evolve(state, queue=queue)
+    state = evolve(state, queue=queue, **changes)
     return state if queue else start_cathedral(ctx, state)
 
 
@@ -193,14 +197,9 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
     resources = dict(p.resources)
     resources[r] += ev.count
     bought = p.bought if r in p.bought else p.bought + (r,)
-    state = evolve_player(
-        evolve(state, market=market),
-        ev.player,
-        gold=p.gold - price,
-        resources=resources,
-        bought=bought,
-    )
-    return _next_trader(ctx, state, True)
+    players = dict(state.players)
+    players[ev.player] = evolve(p, gold=p.gold - price, resources=resources, bought=bought)
+    return _next_trader(ctx, state, True, players=players, market=market)
 
 
 def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
@@ -227,12 +226,15 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     # PIL-MARKET-12: sold cubes go to the general supply, not the market stock (owed cubes
     # are struck from the note, PIL-PROD-03).
     supply = dict(state.supply)
-    p = spend(p, supply, r, ev.count)
+    resources = dict(p.resources)
+    owed = dict(p.owed)
+    spend_cubes(resources, owed, supply, r, ev.count)
     sold = p.sold if r in p.sold else p.sold + (r,)
     # PIL-MARKET-03: selling pays the sell price (equal to the buy price; metal 5).
-    p = add_gold(ctx, evolve(p, sold=sold), ctx.t.sell_prices[r] * ev.count)
-    state = with_player(evolve(state, supply=supply), ev.player, p)
-    return _next_trader(ctx, state, True)
+    gold = gold_after(ctx, p.gold, ctx.t.sell_prices[r] * ev.count)
+    players = dict(state.players)
+    players[ev.player] = evolve(p, resources=resources, owed=owed, sold=sold, gold=gold)
+    return _next_trader(ctx, state, True, players=players, supply=supply)
 
 
 def pass_market(ctx: Ctx, state: State, ev: PassMarket) -> State:
@@ -295,16 +297,25 @@ def use_craftsman(ctx: Ctx, state: State, ev: UseCraftsman) -> State:
                 "PIL-CATH-03", f"{ev.times} uses of {ev.craftsman} need {need} {what}"
             )
     supply = dict(state.supply)
+    resources = dict(p.resources)
+    owed = dict(p.owed)
+    gold = p.gold
     for what, n in c.input.items():
         if what == "gold":
-            p = evolve(p, gold=p.gold - n * ev.times)
+            gold -= n * ev.times
         elif n:
-            p = spend(p, supply, what, n * ev.times)
+            spend_cubes(resources, owed, supply, what, n * ev.times)
     uses = dict(p.craftsman_uses)
     uses[ev.craftsman] = used + ev.times
-    p = evolve(p, craftsman_uses=uses)
-    p = add_vp(ctx, add_gold(ctx, p, c.gold * ev.times), c.vp * ev.times)
-    return with_player(evolve(state, supply=supply), ev.player, p)
+    p = evolve(
+        p,
+        resources=resources,
+        owed=owed,
+        craftsman_uses=uses,
+        gold=gold_after(ctx, gold, c.gold * ev.times),
+        vp=vp_after(ctx, p.vp, c.vp * ev.times),
+    )
+    return with_player(state, ev.player, p, supply=supply)
 
 
 def end_cathedral(ctx: Ctx, state: State, ev: EndCathedral) -> State:
@@ -314,7 +325,7 @@ def end_cathedral(ctx: Ctx, state: State, ev: EndCathedral) -> State:
         raise RuleViolation("PIL-TURN-02", f"{ev.player} must return cubes over the limit")
     if counted_resources(ctx, state.players[ev.player]) > ctx.t.resource_limit:
         return evolve(state, returning=True)
-    return cathedral_turn(ctx, evolve(state, queue=state.queue[1:]))
+    return cathedral_turn(ctx, state, state.players, state.queue[1:])
 
 
 def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
@@ -332,8 +343,10 @@ def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
     if sum(back.values()) != excess:
         raise RuleViolation("PIL-CATH-06", f"{ev.player} must return exactly {excess} cubes")
     supply = dict(state.supply)
+    resources = dict(p.resources)
+    owed = dict(p.owed)
     for r in RESOURCES:
-        p = spend(p, supply, r, back[r])
-    state = with_player(evolve(state, supply=supply), ev.player, p)
-    state = evolve(state, returning=False, queue=state.queue[1:])
-    return cathedral_turn(ctx, state)
+        spend_cubes(resources, owed, supply, r, back[r])
+    players = dict(state.players)
+    players[ev.player] = evolve(p, resources=resources, owed=owed)
+    return cathedral_turn(ctx, state, players, state.queue[1:], supply=supply, returning=False)

@@ -25,7 +25,7 @@ from reference.pillars.flow import (
     location_of,
 )
 from reference.pillars.rounds import start_cards_phase
-from reference.pillars.state import State, evolve
+from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.steps import start_actions
 
 
@@ -88,21 +88,34 @@ def reveal_resource_cards(ctx: Ctx, state: State, ev: RevealResourceCards) -> St
 # --- Phase I ---------------------------------------------------------------------------
 
 
-def _after_take(ctx: Ctx, state: State) -> State:
+def _after_take(
+    ctx: Ctx, state: State, name: str, player: PlayerState, card_supply: tuple[str, ...]
+) -> State:
     """PIL-CARDS-01: the turn passes clockwise; PIL-CARDS-06: the phase ends when the
     supply is empty or everyone has passed, and unsold craftsmen leave the game."""
     queue = state.queue[1:] + state.queue[:1]
-    state = evolve(state, queue=queue)
-    return _maybe_end_cards(ctx, state)
+    return _maybe_end_cards(ctx, state, name, player, card_supply, queue)
 
 
-def _maybe_end_cards(ctx: Ctx, state: State) -> State:
-    if state.card_supply and state.queue:
-        return state
-    left = tuple(c for c in state.card_supply if c in ctx.t.craftsmen)
-    bag = {n: p.master_builders for n, p in state.players.items()}
+def _maybe_end_cards(
+    ctx: Ctx,
+    state: State,
+    name: str,
+    player: PlayerState,
+    card_supply: tuple[str, ...],
+    queue: tuple[str, ...],
+) -> State:
+    """The state with player ``name``, the card supply and the queue replaced; Phase II
+    begins if the supply is empty or nobody is left (PIL-CARDS-06)."""
+    players = dict(state.players)
+    players[name] = player
+    if card_supply and queue:
+        return evolve(state, players=players, card_supply=card_supply, queue=queue)
+    left = tuple(c for c in card_supply if c in ctx.t.craftsmen)
+    bag = {n: p.master_builders for n, p in players.items()}
     return evolve(
         state,
+        players=players,
         card_supply=(),
         craftsmen_out=state.craftsmen_out + left,
         phase="builders",
@@ -131,14 +144,13 @@ def take_resource_card(ctx: Ctx, state: State, ev: TakeResourceCard) -> State:
         raise RuleViolation(
             "PIL-CARDS-03", f"{ev.card} needs {card.workers} workers; {ev.player} has {free}"
         )
-    state = evolve_player(
-        state,
-        ev.player,
+    p = evolve(
+        p,
         workers_placed=p.workers_placed + card.workers,
         resource_cards=p.resource_cards + (ev.card,),
     )
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, evolve(state, card_supply=supply))
+    return _after_take(ctx, state, ev.player, p, supply)
 
 
 def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
@@ -154,16 +166,16 @@ def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
         raise RuleViolation(
             "PIL-CARDS-04", f"{ev.card} costs {cost} gold; {ev.player} has {p.gold}"
         )
-    state = evolve_player(state, ev.player, gold=p.gold - cost, craftsmen=p.craftsmen + (ev.card,))
+    p = evolve(p, gold=p.gold - cost, craftsmen=p.craftsmen + (ev.card,))
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, evolve(state, card_supply=supply))
+    return _after_take(ctx, state, ev.player, p, supply)
 
 
 def pass_cards(ctx: Ctx, state: State, ev: PassCards) -> State:
     """PIL-CARDS-05: a player who passes takes no more cards this round."""
     due(state, "cards", "choose", "passing in Phase I")
-    state = evolve_player(state, ev.player, passed_cards=True)
-    return _maybe_end_cards(ctx, evolve(state, queue=state.queue[1:]))
+    p = evolve(state.players[ev.player], passed_cards=True)
+    return _maybe_end_cards(ctx, state, ev.player, p, state.card_supply, state.queue[1:])
 
 
 # --- Phase II --------------------------------------------------------------------------
@@ -253,6 +265,7 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
     p = state.players[ev.player]
     cost = placement_cost(ctx, state)
     advantages = p.advantages
+    changes: dict[str, Any] = {}
     if ev.remigius:
         # PIL-ADV-10: Remigius places one drawn builder free, once, when it would cost gold.
         cards = advantage_with(ctx, p, "free_builder")
@@ -261,7 +274,7 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
                 "PIL-ADV-10", "Remigius frees one paid placement of a drawn builder you hold it for"
             )
         advantages = tuple(a for a in advantages if a != cards[0])
-        state = evolve(state, advantages_out=state.advantages_out + (cards[0],))
+        changes["advantages_out"] = state.advantages_out + (cards[0],)
         cost = 0
     # PIL-BUILD-02: placing costs the current cost; a player who cannot pay must pass.
     if p.gold < cost:
@@ -272,9 +285,9 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
     players[ev.player] = evolve(p, gold=p.gold - cost, advantages=advantages)
     if state.stage == "place_passed":
         rest = state.passed_builders[1:]
-        state = evolve(state, players=players, spaces=spaces, passed_builders=rest)
+        state = evolve(state, players=players, spaces=spaces, passed_builders=rest, **changes)
         return state if rest else start_actions(ctx, state)
-    return _after_decision(ctx, state, players=players, spaces=spaces)
+    return _after_decision(ctx, state, players=players, spaces=spaces, **changes)
 
 
 def pass_master_builder(ctx: Ctx, state: State, ev: PassMasterBuilder) -> State:

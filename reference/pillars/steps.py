@@ -3,6 +3,8 @@ stages where players (or chance) decide."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference.pillars.flow import (
     Ctx,
     add_gold,
@@ -10,16 +12,18 @@ from reference.pillars.flow import (
     advantage_with,
     event_affects,
     evolve_player,
+    gold_after,
     grant,
     occupants,
     over_limit,
     pay,
     turn_order,
     usable,
+    vp_after,
     with_player,
 )
 from reference.pillars.rounds import end_round
-from reference.pillars.state import State, evolve
+from reference.pillars.state import PlayerState, State, evolve
 
 PRODUCTION_ORDER = ("wood", "stone", "sand")
 """Steps 6 (forest), 7 (quarry), 8 (gravel pit)."""
@@ -291,18 +295,28 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
 
 def start_cathedral(ctx: Ctx, state: State) -> State:
     """Step 13 begins with the start player (PIL-CATH-01)."""
-    state = evolve(state, stage="cathedral", queue=turn_order(state), returning=False)
-    return cathedral_turn(ctx, state)
+    return cathedral_turn(
+        ctx, state, state.players, turn_order(state), stage="cathedral", returning=False
+    )
 
 
-def cathedral_turn(ctx: Ctx, state: State) -> State:
-    """PIL-CATH-05: a player's automatic craftsmen (tool maker, architect) score when their
-    step-13 turn begins; with nobody left, the round ends."""
-    if not state.queue:
-        return end_round(ctx, state)
-    name = state.queue[0]
-    p = state.players[name]
+def cathedral_turn(
+    ctx: Ctx,
+    state: State,
+    players: dict[str, PlayerState],
+    queue: tuple[str, ...],
+    **changes: Any,
+) -> State:
+    """The step-13 turn passes to the head of ``queue`` (in the state with ``players``
+    and ``changes``). PIL-CATH-05: a player's automatic craftsmen (tool maker, architect)
+    score when their step-13 turn begins; with nobody left, the round ends."""
+    if not queue:
+        return end_round(ctx, evolve(state, players=players, queue=queue, **changes))
+    name = queue[0]
+    p = players[name]
     uses = dict(p.craftsman_uses)
+    gold, vp = p.gold, p.vp
+    scored = False
     for cid in p.craftsmen:
         c = ctx.t.craftsmen[cid]
         if not c.automatic or uses.get(cid, 0):
@@ -310,5 +324,10 @@ def cathedral_turn(ctx: Ctx, state: State) -> State:
         if c.needs_metal and usable(p, "metal") < 1:
             continue
         uses[cid] = 1
-        p = add_vp(ctx, add_gold(ctx, p, c.gold), c.vp)
-    return with_player(state, name, evolve(p, craftsman_uses=uses))
+        gold = gold_after(ctx, gold, c.gold)
+        vp = vp_after(ctx, vp, c.vp)
+        scored = True
+    if scored:
+        players = dict(players)
+        players[name] = evolve(p, craftsman_uses=uses, gold=gold, vp=vp)
+    return evolve(state, players=players, queue=queue, **changes)
