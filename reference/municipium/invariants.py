@@ -9,38 +9,42 @@ from reference.municipium.tables import KINDS, Tables
 def invariant_failures(t: Tables, state: State) -> list[str]:
     """Every broken invariant: pieces conserved, sets exchanged, turn fields sane."""
     bad: list[str] = []
-    names = tuple(state.players)
+    players = state.players
+    names = tuple(players)
     if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
         bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
     if state.phase not in PHASES:
         bad.append(f"unknown phase {state.phase!r}")
-    if state.current not in state.players:
+    if state.current not in players:
         bad.append(f"current player {state.current!r} is not in the game")
     if sorted(state.temple_order) != sorted(names):
         bad.append(f"temple order {state.temple_order} is not the families {names}")
-    family_ids = sorted(t.family_cards)
     citizens = dict(state.bag)
     favours = state.favour_supply
     wreaths = state.wreath_supply
-    for name, p in state.players.items():
-        on_board = sum(p.members.values()) + sum(p.wreathed.values())
+    for name, p in players.items():
+        crowned = sum(p.wreathed.values())
+        on_board = sum(p.members.values()) + crowned
         if on_board + p.unplaced != t.members:
             bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
+        held = 0
         for kind in KINDS:
-            citizens[kind] += p.citizens[kind]
+            count = p.citizens[kind]
+            citizens[kind] += count
+            if count > 0:
+                held += 1
         favours += p.favours
-        wreaths += sum(p.wreathed.values())
+        wreaths += crowned
         # MUN-DECURION-01: a complete set never stays in front of a family.
-        held = sum(1 for kind in KINDS if p.citizens[kind] > 0)
         if held + p.favours >= len(KINDS):
             bad.append(f"{name} holds a complete set that was not exchanged")
-        if sorted(p.family_cards + p.spent_cards) != family_ids:
-            bad.append(
-                f"{name}'s family cards {p.family_cards + p.spent_cards} are not {family_ids}"
-            )
+        cards = p.family_cards + p.spent_cards
+        if tuple(sorted(cards)) != t.family_ids:
+            bad.append(f"{name}'s family cards {cards} are not {list(t.family_ids)}")
     fields = len(names) >= t.field_min_players
+    home = t.home
     for name, place in state.institutions.items():
-        citizens[t.home[name]] += place.citizens
+        citizens[home[name]] += place.citizens
         if place.citizens > 2:
             bad.append(f"the {name} holds {place.citizens} citizens; 3 trigger a citizen event")
         if place.favour:
@@ -60,7 +64,7 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
         bad.append(f"{favours} favours in the game, not {t.favours}")
     if wreaths != t.wreaths:
         bad.append(f"{wreaths} wreaths in the game, not {t.wreaths}")
-    if sorted(state.common_deck + state.common_discard) != sorted(t.common_cards):
+    if tuple(sorted(state.common_deck + state.common_discard)) != t.common_ids:
         bad.append("the common deck and discard pile do not hold the common cards once each")
     if state.prefect not in t.meeting_rooms:
         bad.append(f"the prefect stands in the {state.prefect}, which has no prefect field")
@@ -68,6 +72,6 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
         bad.append("a citizen is to be placed but none was drawn")
     if state.phase != "place" and state.drawn is not None:
         bad.append("a drawn citizen was left unplaced")
-    if state.phase == "power" and (state.power is None or state.power_user not in state.players):
+    if state.phase == "power" and (state.power is None or state.power_user not in players):
         bad.append("a power is being used without an institution or user")
     return bad

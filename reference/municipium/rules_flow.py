@@ -6,7 +6,7 @@ is the rulebook's consequence of a legal event, applied at once.
 
 from __future__ import annotations
 
-import attrs
+from typing import Any
 
 from reference.municipium.state import Institution, PlayerState, State, evolve
 from reference.municipium.tables import KINDS, Tables
@@ -14,18 +14,18 @@ from reference.municipium.tables import KINDS, Tables
 # --- small state edits --------------------------------------------------------------------
 
 
-def with_player(state: State, name: str, player: PlayerState) -> State:
-    """The state with one family replaced."""
+def with_player(state: State, name: str, player: PlayerState, **changes: Any) -> State:
+    """The state with one family replaced (and any other ``changes``, in the same copy)."""
     players = dict(state.players)
     players[name] = player
-    return evolve(state, players=players)
+    return evolve(state, players=players, **changes)
 
 
-def with_institution(state: State, name: str, institution: Institution) -> State:
-    """The state with one institution replaced."""
+def with_institution(state: State, name: str, institution: Institution, **changes: Any) -> State:
+    """The state with one institution replaced (and any other ``changes``, in the same copy)."""
     places = dict(state.institutions)
     places[name] = institution
-    return evolve(state, institutions=places)
+    return evolve(state, institutions=places, **changes)
 
 
 def add(counts: dict[str, int], key: str, amount: int) -> dict[str, int]:
@@ -78,12 +78,17 @@ def exchange_sets(state: State, name: str) -> State:
     are spent first and favours only for the kinds missing (our ruling); spent citizens go
     back to the bag and spent favours to the favour supply (our ruling).
     """
-    player = state.players[name]
+    return settle(state, name, state.players[name])
+
+
+def settle(state: State, name: str, player: PlayerState) -> State:
+    """The state with ``player`` as the family ``name``, after it has traded every complete
+    set it now holds (MUN-DECURION-01, see ``exchange_sets``); one copy of the state."""
     citizens = dict(player.citizens)
     favours = player.favours
     missing = [k for k in KINDS if citizens[k] == 0]
     if len(missing) > favours:
-        return state
+        return with_player(state, name, player)
     bag = dict(state.bag)
     supply = state.favour_supply
     decurions = player.decurions
@@ -96,30 +101,28 @@ def exchange_sets(state: State, name: str) -> State:
         supply += len(missing)
         decurions += 1
         missing = [k for k in KINDS if citizens[k] == 0]
-    player = attrs.evolve(player, citizens=citizens, favours=favours, decurions=decurions)
-    state = evolve(state, bag=bag, favour_supply=supply)
-    return with_player(state, name, player)
+    player = evolve(player, citizens=citizens, favours=favours, decurions=decurions)
+    return with_player(state, name, player, bag=bag, favour_supply=supply)
 
 
 def gain_citizens(state: State, name: str, kind: str, count: int = 1) -> State:
     """``name`` takes ``count`` citizens of ``kind`` (from wherever the caller took them)."""
     player = state.players[name]
-    player = attrs.evolve(player, citizens=add(player.citizens, kind, count))
-    return exchange_sets(with_player(state, name, player), name)
+    return settle(state, name, evolve(player, citizens=add(player.citizens, kind, count)))
 
 
 def gain_favour(state: State, name: str) -> State:
     """``name`` takes one prefect favour (from wherever the caller took it)."""
     player = state.players[name]
-    player = attrs.evolve(player, favours=player.favours + 1)
-    return exchange_sets(with_player(state, name, player), name)
+    return settle(state, name, evolve(player, favours=player.favours + 1))
 
 
 # --- citizen event ------------------------------------------------------------------------
 
 
-def add_citizen(state: State, t: Tables, institution: str) -> tuple[State, bool]:
+def add_citizen(state: State, t: Tables, institution: str, **changes: Any) -> tuple[State, bool]:
     """Put one citizen in ``institution``'s common area; return whether a citizen event ran.
+    ``changes`` are the caller's own edits of other fields, made in the same copy.
 
     MUN-CITIZEN-01: at three citizens the family with most influence takes two and the
     second the third. MUN-CITIZEN-02: with one family present the third goes back to the
@@ -127,10 +130,10 @@ def add_citizen(state: State, t: Tables, institution: str) -> tuple[State, bool]
     """
     place = state.institutions[institution]
     if place.citizens + 1 < 3:
-        grown = attrs.evolve(place, citizens=place.citizens + 1)
-        return with_institution(state, institution, grown), False
+        grown = evolve(place, citizens=place.citizens + 1)
+        return with_institution(state, institution, grown, **changes), False
     kind = t.home[institution]
-    state = with_institution(state, institution, attrs.evolve(place, citizens=0))
+    state = with_institution(state, institution, evolve(place, citizens=0), **changes)
     order = ranking(state, institution)
     if not order:
         return evolve(state, bag=add(state.bag, kind, 3)), True
@@ -179,9 +182,14 @@ def end_turn(state: State, t: Tables) -> State:
     """
     names = list(state.players)
     index = names.index(state.current)
-    cleared = evolve(
+    if index + 1 < len(names):
+        turn: dict[str, Any] = {"phase": "move", "current": names[index + 1]}
+    elif any(p.decurions >= t.decurions_to_end for p in state.players.values()):
+        turn = {"phase": "over"}
+    else:
+        turn = {"phase": "move", "current": names[0], "round": state.round + 1}
+    return evolve(
         state,
-        phase="move",
         moved=(),
         moved_far=False,
         card=None,
@@ -194,43 +202,43 @@ def end_turn(state: State, t: Tables) -> State:
         power=None,
         power_user=None,
         relocated=(),
+        **turn,
     )
-    if index + 1 < len(names):
-        return evolve(cleared, current=names[index + 1])
-    if any(p.decurions >= t.decurions_to_end for p in state.players.values()):
-        return evolve(cleared, phase="over")
-    return evolve(cleared, current=names[0], round=state.round + 1)
 
 
-def start_draw(state: State, purpose: str, chooser: str | None = None) -> State | None:
-    """Ask chance for a citizen from the bag, or None when the bag is empty.
+def start_draw(
+    state: State, purpose: str, chooser: str | None = None, **changes: Any
+) -> State | None:
+    """Ask chance for a citizen from the bag, or None when the bag is empty (``changes``:
+    the caller's other edits, made in the same copy).
 
     MUN-CITIZEN-04: an empty bag gives nothing (our ruling).
     """
     if bag_size(state) == 0:
         return None
-    return evolve(state, phase="draw", draw_for=purpose, chooser=chooser)
+    return evolve(state, phase="draw", draw_for=purpose, chooser=chooser, **changes)
 
 
-def continue_card_draws(state: State, t: Tables) -> State:
-    """A citizen card draws its next citizen, or the turn ends."""
-    if state.draws_left > 0:
-        drawing = start_draw(state, "card", state.current)
+def continue_card_draws(state: State, t: Tables, draws_left: int) -> State:
+    """A citizen card draws its next citizen (``draws_left`` more are due), or the turn ends
+    (which clears the card's count)."""
+    if draws_left > 0:
+        drawing = start_draw(state, "card", state.current, draws_left=draws_left - 1)
         if drawing is not None:
-            return evolve(drawing, draws_left=state.draws_left - 1)
+            return drawing
     return end_turn(state, t)
 
 
-def next_power(state: State, t: Tables) -> State:
+def next_power(state: State, t: Tables, powers: tuple[str, ...] | None = None) -> State:
     """Activate the next institution of the power card, or end the turn.
 
     MUN-POWER-01: the family with most influence there uses the power; if no family is
     there nothing happens. MUN-POWER-03: the temple's power is compulsory and has no
     choices, so it is carried out at once; the others wait for their user's decision.
     """
-    powers = list(state.powers)
-    while powers:
-        institution = powers.pop(0)
+    left = list(state.powers if powers is None else powers)
+    while left:
+        institution = left.pop(0)
         order = ranking(state, institution)
         if not order:
             continue
@@ -240,14 +248,14 @@ def next_power(state: State, t: Tables) -> State:
         return evolve(
             state,
             phase="power",
-            powers=tuple(powers),
+            powers=tuple(left),
             power=institution,
             power_user=order[0],
             relocated=(),
             draw_for="",
             chooser=None,
         )
-    return end_turn(evolve(state, powers=()), t)
+    return end_turn(state, t)  # which clears ``powers``
 
 
 def prefect_event(state: State, t: Tables, institution: str) -> State:
@@ -260,27 +268,31 @@ def prefect_event(state: State, t: Tables, institution: str) -> State:
     back to the bag. MUN-PREFECT-04: an empty favour field is refilled from the supply (if
     any is left) and, with 3-4 players, a new citizen is drawn for the citizen field.
     """
-    state = evolve(state, prefect=institution)
     order = ranking(state, institution)
     place = state.institutions[institution]
     fields = len(state.players) >= t.field_min_players
     if order and place.favour:
-        state = with_institution(state, institution, attrs.evolve(place, favour=False))
+        place = evolve(place, favour=False)
         state = gain_favour(state, order[0])
-    place = state.institutions[institution]
+    bag = state.bag
     if place.citizen_field is not None:
         kind = place.citizen_field
-        state = with_institution(state, institution, attrs.evolve(place, citizen_field=None))
+        place = evolve(place, citizen_field=None)
         if len(order) > 1:
             state = gain_citizens(state, order[1], kind, 1)
+            bag = state.bag
         else:
-            state = evolve(state, bag=add(state.bag, kind, 1))
-    place = state.institutions[institution]
-    if not place.favour and state.favour_supply > 0:
-        state = with_institution(state, institution, attrs.evolve(place, favour=True))
-        state = evolve(state, favour_supply=state.favour_supply - 1)
+            bag = add(bag, kind, 1)
+    supply = state.favour_supply
+    if not place.favour and supply > 0:
+        place = evolve(place, favour=True)
+        supply -= 1
+    # One copy for the prefect, the institution, the bag and the favour supply.
+    state = with_institution(
+        state, institution, place, prefect=institution, bag=bag, favour_supply=supply
+    )
     if fields:
-        drawing = start_draw(state, "field")
+        drawing = start_draw(state, "field", field_for=institution)
         if drawing is not None:
-            return evolve(drawing, field_for=institution)
+            return drawing
     return end_turn(state, t)

@@ -6,8 +6,6 @@ wait here for their user's decision (or ``end_power``).
 
 from __future__ import annotations
 
-import attrs
-
 from reference.core.errors import RuleViolation
 from reference.municipium.events import (
     BasilicaDraw,
@@ -67,7 +65,7 @@ def tavern_pull(t: Tables, state: State, event: TavernPull) -> State:
         raise RuleViolation(
             "MUN-TAVERN-01", f"{event.family} has not that many members in the {event.origin}"
         )
-    family = attrs.evolve(
+    family = evolve(
         family,
         members=add(add(family.members, event.origin, -event.plain), "tavern", event.plain),
         wreathed=add(add(family.wreathed, event.origin, -event.wreathed), "tavern", event.wreathed),
@@ -83,7 +81,7 @@ def use_baths(t: Tables, state: State, event: UseBaths) -> State:
     plain = player.members["baths"]
     wreathed = player.wreathed["baths"]
     crown = 1 if plain > 0 and state.wreath_supply > 0 else 0
-    player = attrs.evolve(
+    player = evolve(
         player,
         members=add(add(player.members, "baths", -plain), "temple", plain - crown),
         wreathed=add(add(player.wreathed, "baths", -wreathed), "temple", wreathed + crown),
@@ -123,9 +121,7 @@ def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State
                 "MUN-BASILICA-01", f"{event.player} does not hold the tokens {list(event.tokens)}"
             )
     spent = player.favours - favours
-    player = attrs.evolve(
-        player, citizens=citizens, favours=favours, decurions=player.decurions + 1
-    )
+    player = evolve(player, citizens=citizens, favours=favours, decurions=player.decurions + 1)
     state = evolve(state, bag=bag, favour_supply=state.favour_supply + spent)
     return next_power(with_player(state, event.player, player), t)
 
@@ -147,7 +143,7 @@ def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) 
     victim = state.players[event.victim]
     if event.kind not in KINDS or victim.citizens[event.kind] == 0:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim} holds no {event.kind} citizen")
-    victim = attrs.evolve(victim, citizens=add(victim.citizens, event.kind, -1))
+    victim = evolve(victim, citizens=add(victim.citizens, event.kind, -1))
     state = gain_citizens(with_player(state, event.victim, victim), event.player, event.kind)
     return next_power(state, t)
 
@@ -161,9 +157,7 @@ def forum_take_from_institution(t: Tables, state: State, event: ForumTakeFromIns
         raise RuleViolation(
             "MUN-FORUM-02", f"the {event.institution}'s common area holds no citizen"
         )
-    state = with_institution(
-        state, event.institution, attrs.evolve(place, citizens=place.citizens - 1)
-    )
+    state = with_institution(state, event.institution, evolve(place, citizens=place.citizens - 1))
     state = gain_citizens(state, event.player, t.home[event.institution])
     return next_power(state, t)
 
@@ -184,10 +178,10 @@ def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
         )
     if event.wreathed:
         wreathed = add(add(player.wreathed, event.origin, -1), event.destination, 1)
-        player = attrs.evolve(player, wreathed=wreathed)
+        player = evolve(player, wreathed=wreathed)
     else:
         members = add(add(player.members, event.origin, -1), event.destination, 1)
-        player = attrs.evolve(player, members=members)
+        player = evolve(player, members=members)
     state = with_player(state, event.player, player)
     tag = member_tag(event.destination, event.wreathed)
     return evolve(state, relocated=(*state.relocated, tag))

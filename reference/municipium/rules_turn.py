@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
+from typing import Any
 
 from reference.core.errors import RuleViolation
 from reference.municipium.events import (
@@ -59,30 +59,32 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
     # MUN-BAG-01: a drawn citizen is one of the four kinds, and one still in the bag.
     if event.kind not in KINDS or state.bag[event.kind] == 0:
         raise RuleViolation("MUN-BAG-01", f"no {event.kind} citizen is left in the bag")
-    state = evolve(state, bag=add(state.bag, event.kind, -1))
+    bag = add(state.bag, event.kind, -1)
     if state.phase == "setup":
-        return _setup_field(state, t, event.kind)
+        return _setup_field(state, t, event.kind, bag)
     if state.draw_for == "field":
         target = state.field_for or ""
-        place = attrs.evolve(state.institutions[target], citizen_field=event.kind)
-        return end_turn(with_institution(state, target, place), t)
+        place = evolve(state.institutions[target], citizen_field=event.kind)
+        return end_turn(with_institution(state, target, place, bag=bag), t)
     if state.draw_for == "basilica":
         # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user.
-        state = gain_citizens(state, state.power_user or "", event.kind)
+        state = gain_citizens(evolve(state, bag=bag), state.power_user or "", event.kind)
         return next_power(state, t)
-    state = evolve(state, drawn=event.kind)
     homes = t.homes_of[event.kind]
     if len(homes) == 1:
-        return _placed(state, t, homes[0])
-    return evolve(state, phase="place")
+        # The one home: the citizen is placed at once (the draw and placement in one copy).
+        return _placed(state, t, homes[0], bag=bag)
+    return evolve(state, bag=bag, drawn=event.kind, phase="place")
 
 
-def _setup_field(state: State, t: Tables, kind: str) -> State:
-    """MUN-SETUP-04: with 3-4 players each meeting room's citizen field gets a drawn citizen."""
+def _setup_field(state: State, t: Tables, kind: str, bag: dict[str, int]) -> State:
+    """MUN-SETUP-04: with 3-4 players each meeting room's citizen field gets a drawn citizen
+    (``bag``: the bag without it)."""
+    state = evolve(state, bag=bag)
     for name in t.meeting_rooms:
         place = state.institutions[name]
         if place.citizen_field is None:
-            state = with_institution(state, name, attrs.evolve(place, citizen_field=kind))
+            state = with_institution(state, name, evolve(place, citizen_field=kind))
             break
     filled = all(state.institutions[n].citizen_field is not None for n in t.meeting_rooms)
     # MUN-CITIZEN-04: an empty bag gives nothing; the fields left empty stay empty (only a
@@ -104,14 +106,15 @@ def place_citizen(t: Tables, state: State, event: PlaceCitizen) -> State:
     return _placed(state, t, event.institution)
 
 
-def _placed(state: State, t: Tables, institution: str) -> State:
-    state, event_ran = add_citizen(evolve(state, drawn=None), t, institution)
+def _placed(state: State, t: Tables, institution: str, **changes: Any) -> State:
+    """The drawn citizen goes to ``institution`` (``changes``: the caller's other edits)."""
+    state, event_ran = add_citizen(state, t, institution, drawn=None, **changes)
     if state.draw_for == "emporium":
         # MUN-EMPORIUM-01: a citizen event ends the emporium's draws.
         if event_ran:
             return next_power(state, t)
         return evolve(state, phase="power", draw_for="", chooser=None)
-    return continue_card_draws(state, t)
+    return continue_card_draws(state, t, state.draws_left)
 
 
 # --- initial placement --------------------------------------------------------------------
@@ -123,7 +126,7 @@ def place_member(t: Tables, state: State, event: PlaceMember) -> State:
     expect_phase(state, "placement")
     expect_institution(event.institution)
     player = state.players[event.player]
-    player = attrs.evolve(
+    player = evolve(
         player, members=add(player.members, event.institution, 1), unplaced=player.unplaced - 1
     )
     players = dict(state.players)
@@ -173,9 +176,9 @@ def move_member(t: Tables, state: State, event: MoveMember) -> State:
     end = event.path[-1]
     if event.wreathed:
         wreathed = add(add(player.wreathed, origin, -1), end, 1)
-        player = attrs.evolve(player, wreathed=wreathed)
+        player = evolve(player, wreathed=wreathed)
     else:
-        player = attrs.evolve(player, members=add(add(player.members, origin, -1), end, 1))
+        player = evolve(player, members=add(add(player.members, origin, -1), end, 1))
     players = dict(state.players)
     players[event.player] = player
     if len(event.path) == 3:
@@ -192,7 +195,12 @@ def draw_common(t: Tables, state: State, event: DrawCommon) -> State:
     again from the shuffled discard pile."""
     expect_phase(state, "move")
     if not state.common_deck:
-        state = evolve(state, common_deck=tuple(sorted(state.common_discard)), common_discard=())
+        return evolve(
+            state,
+            common_deck=tuple(sorted(state.common_discard)),
+            common_discard=(),
+            phase="reveal",
+        )
     return evolve(state, phase="reveal")
 
 
@@ -205,7 +213,10 @@ def reveal_card(t: Tables, state: State, event: RevealCard) -> State:
     deck = list(state.common_deck)
     deck.remove(event.card)
     state = evolve(
-        state, common_deck=tuple(deck), common_discard=(*state.common_discard, event.card)
+        state,
+        common_deck=tuple(deck),
+        common_discard=(*state.common_discard, event.card),
+        card=event.card,
     )
     return activate(t, state, t.common_cards[event.card])
 
@@ -221,16 +232,16 @@ def play_family_card(t: Tables, state: State, event: PlayFamilyCard) -> State:
         )
     cards = list(player.family_cards)
     cards.remove(event.card)
-    player = attrs.evolve(
+    player = evolve(
         player, family_cards=tuple(cards), spent_cards=(*player.spent_cards, event.card)
     )
-    state = with_player(state, event.player, player)
+    state = with_player(state, event.player, player, card=event.card)
     return activate(t, state, t.family_cards[event.card])
 
 
 def activate(t: Tables, state: State, card: Card) -> State:
-    """Carry out one card: a prefect, citizen or power event (MUN-CARD-05 / MUN-CARD-06)."""
-    state = evolve(state, card=card.id)
+    """Carry out one card: a prefect, citizen or power event (MUN-CARD-05 / MUN-CARD-06).
+    The caller has made ``card`` the card in hand (``state.card``)."""
     if card.kind == "prefect":
         if card.target == "choose":
             return evolve(state, phase="prefect")
@@ -239,12 +250,12 @@ def activate(t: Tables, state: State, card: Card) -> State:
             return end_turn(state, t)
         return prefect_event(state, t, card.target)
     if card.kind == "citizen":
-        return continue_card_draws(evolve(state, draws_left=card.draws), t)
+        return continue_card_draws(state, t, card.draws)
     names = card.institutions
     if names == ("leading",):
         # MUN-CARD-06: "Your Powers" activates every institution the active family leads.
         names = tuple(n for n in t.order if ranking(state, n)[:1] == [state.current])
-    return next_power(evolve(state, powers=names), t)
+    return next_power(state, t, names)
 
 
 def move_prefect(t: Tables, state: State, event: MovePrefect) -> State:

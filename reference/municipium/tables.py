@@ -66,6 +66,10 @@ class Tables:
     basilica_size: int
     common_cards: dict[str, Card]
     family_cards: dict[str, Card]
+    common_ids: tuple[str, ...]
+    """The common card ids, sorted (what the deck and discard pile hold between them)."""
+    family_ids: tuple[str, ...]
+    """The family card ids, sorted (what each family holds, face up or spent)."""
 
 
 def _bad(key: str, why: str) -> BadOptions:
@@ -210,4 +214,6 @@ def read_tables(data: DataSet) -> Tables:
         basilica_size=_int(data, "components.basilica_exchange_size", 1, high=10),
         common_cards=common,
         family_cards=family,
+        common_ids=tuple(sorted(common)),
+        family_ids=tuple(sorted(family)),
     )
