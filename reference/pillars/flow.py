@@ -99,22 +99,27 @@ def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
     return add_vp(ctx, p, -(unpaid // per)) if per else p
 
 
-def grant(state: State, name: str, resource: str, amount: int) -> State:
-    """Give cubes from the general supply; PIL-PROD-02: what the supply lacks is owed."""
+def grant(
+    players: dict[str, PlayerState],
+    supply: dict[str, int],
+    name: str,
+    resource: str,
+    amount: int,
+) -> None:
+    """Give cubes from the general supply; PIL-PROD-02: what the supply lacks is owed.
+    ``players`` and ``supply`` are working copies, updated in place."""
     if amount <= 0:
-        return state
-    p = state.players[name]
-    have = state.supply[resource]
+        return
+    p = players[name]
+    have = supply[resource]
     take = min(have, amount)
-    supply = dict(state.supply)
     supply[resource] = have - take
     resources = dict(p.resources)
     resources[resource] += take
     owed = dict(p.owed)
     if take < amount:
         owed[resource] = owed.get(resource, 0) + amount - take
-    state = evolve(state, supply=supply)
-    return with_player(state, name, evolve(p, resources=resources, owed=owed))
+    players[name] = evolve(p, resources=resources, owed=owed)
 
 
 def families(ctx: Ctx, p: PlayerState) -> set[str]:

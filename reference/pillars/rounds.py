@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from reference.pillars.flow import Ctx, clockwise_from, occupants, turn_order
 from reference.pillars.state import PlayerState, State, evolve
@@ -96,30 +97,29 @@ def end_round(ctx: Ctx, state: State) -> State:
     crafts_out = state.craftsmen_out + tuple(state.shiring.values())
     # PIL-CASTLE-01: grey workers used this round go back to the castle.
     castle = state.castle_workers + sum(p.grey_workers for p in state.players.values())
-    players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}
-    state = evolve(
-        state,
-        players=players,
-        start_player=start,
-        advantages_out=adv_out,
-        craftsmen_out=crafts_out,
-        kingsbridge={},
-        shiring={},
-        castle_workers=castle,
-        spaces={},
-        bag={},
-        queue=(),
-        returning=False,
-    )
+    cleared = {
+        "start_player": start,
+        "advantages_out": adv_out,
+        "craftsmen_out": crafts_out,
+        "kingsbridge": {},
+        "shiring": {},
+        "castle_workers": castle,
+        "spaces": {},
+        "bag": {},
+        "queue": (),
+        "returning": False,
+    }
     # PIL-ROUND-06: the game ends after the last round.
     if state.round >= ctx.t.rounds:
-        return evolve(state, phase="over", stage="over")
-    return begin_round(ctx, evolve(state, round=state.round + 1))
+        players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}
+        return evolve(state, players=players, phase="over", stage="over", **cleared)
+    return begin_round(ctx, state, round=state.round + 1, **cleared)
 
 
-def begin_round(ctx: Ctx, state: State) -> State:
+def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
     """PIL-ROUND-04: refill the market, put metal on King's Court, reset the cost marker,
-    hand out grey workers and builders for the new round."""
+    hand out grey workers and builders for the new round (in the state with the old
+    round's clean-up ``cleared``; each player's workers are reset here)."""
     t = ctx.t
     supply = dict(state.supply)
     market = dict(state.market)
@@ -161,6 +161,7 @@ def begin_round(ctx: Ctx, state: State) -> State:
         draws=0,
         drawn=None,
         passed_builders=(),
+        **cleared,
     )
 
 

@@ -11,7 +11,6 @@ from reference.pillars.flow import (
     add_vp,
     advantage_with,
     event_affects,
-    evolve_player,
     gold_after,
     grant,
     occupants,
@@ -38,13 +37,13 @@ def after_event_reveal(ctx: Ctx, state: State) -> State:
     """Step 1: protection first (PIL-BISHOP-01), then Thomas decisions (PIL-ADV-09)."""
     assert state.event is not None
     card = ctx.t.events[state.event]
-    bishop = occupants(state, "bishop")
-    players = dict(state.players)
-    for name in bishop:
-        if card.sign == "negative":
-            players[name] = evolve(players[name], protected=True)
-    state = evolve(state, players=players)
     if card.sign == "negative":
+        bishop = occupants(state, "bishop")
+        if bishop:
+            players = dict(state.players)
+            for name in bishop:
+                players[name] = evolve(players[name], protected=True)
+            state = evolve(state, players=players)
         queue = tuple(
             n
             for n in turn_order(state)
@@ -61,27 +60,38 @@ def resolve_event(ctx: Ctx, state: State) -> State:
     assert state.event is not None
     card = ctx.t.events[state.event]
     choosers: list[str] = []
+    players = dict(state.players)
+    supply = dict(state.supply)
+    changed = False
     for name in turn_order(state):
         if not event_affects(ctx, state, name):
             continue
-        p = state.players[name]
+        p = players[name]
         if card.effect == "gold":
-            p = add_gold(ctx, p, card.amount) if card.amount >= 0 else pay(ctx, p, -card.amount)
-            state = with_player(state, name, p)
+            players[name] = (
+                add_gold(ctx, p, card.amount) if card.amount >= 0 else pay(ctx, p, -card.amount)
+            )
+            changed = True
         elif card.effect == "vp":
-            state = with_player(state, name, add_vp(ctx, p, card.amount))
+            players[name] = add_vp(ctx, p, card.amount)
+            changed = True
         elif card.effect == "metal":
-            state = grant(state, name, "metal", card.amount)
+            grant(players, supply, name, "metal", card.amount)
+            changed = True
         elif card.effect == "wool_mill_gold":
             gain = min(p.wool_mill(), card.amount) * ctx.t.wool_mill_gold_per_worker
-            state = with_player(state, name, add_gold(ctx, p, gain))
+            players[name] = add_gold(ctx, p, gain)
+            changed = True
         elif card.effect == "builders_next_round":
             # PIL-EVENT-05: the city wall leaves the player this many builders next round.
-            state = evolve_player(state, name, builders_next_round=card.amount)
+            players[name] = evolve(p, builders_next_round=card.amount)
+            changed = True
         elif _must_choose(ctx, state, name, card.effect):
             # PIL-EVENT-03 / PIL-EVENT-04: the player chooses a craftsman next.
             choosers.append(name)
         # yield_per_card acts at production (steps 6-8).
+    if changed:
+        state = evolve(state, players=players, supply=supply)
     if choosers:
         stage = "division" if card.effect == "discard_craftsman" else "archbishop"
         return evolve(state, stage=stage, queue=tuple(choosers))
@@ -116,7 +126,9 @@ def to_bishop(ctx: Ctx, state: State) -> State:
 
 
 def steps_3_to_8(ctx: Ctx, state: State) -> State:
-    """Wool mill, Kingsbridge, Priory and production; then the tax die is rolled."""
+    """Wool mill, Kingsbridge, Priory and production; then the tax die is rolled.
+
+    The steps work on copies of the players, supply and Kingsbridge, put in the state once."""
     t = ctx.t
     order = turn_order(state)
     # PIL-CARDS-07 (step 3): every worker not placed on a resource card earns gold.
@@ -125,50 +137,65 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = players[name]
         if p.wool_mill():
             players[name] = add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
-    state = evolve(state, players=players)
     # PIL-KINGSBRIDGE-01 (step 4): occupants take the advantage card on their space.
+    supply = dict(state.supply)
+    kingsbridge = dict(state.kingsbridge)
+    advantages_out = state.advantages_out
     for space in sorted(state.kingsbridge):
         owner = state.spaces.get(space)
         if owner is not None:
-            state = take_advantage(ctx, state, owner, state.kingsbridge[space], space)
+            card_id = kingsbridge.pop(space)
+            if take_advantage(ctx, players, supply, owner, card_id):
+                advantages_out += (card_id,)
     # PIL-PRIORY-01 (step 5): 2 VP on the first space, 1 on the second; Philip +1 (PIL-ADV-06).
     for i, vp in enumerate(t.priory_vp, 1):
         owner = state.spaces.get(f"priory_{i}")
         if owner is None:
             continue
-        p = state.players[owner]
+        p = players[owner]
         bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
-        state = with_player(state, owner, add_vp(ctx, p, vp + bonus))
+        players[owner] = add_vp(ctx, p, vp + bonus)
     # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market;
     # PIL-PROD-02: what the supply lacks is owed; PIL-PROD-03: served in turn order, owed
     # cubes first (owed metal after step 8).
-    supply = dict(state.supply)
-    players = dict(state.players)
+    resources = {name: dict(players[name].resources) for name in order}
+    owed = {name: dict(players[name].owed) for name in order}
     for resource in (*PRODUCTION_ORDER, "metal"):
         for name in order:
-            p = players[name]
-            due = p.owed.get(resource, 0)
+            due = owed[name].get(resource, 0)
             if resource != "metal":
-                due += production_due(ctx, state, name, resource)
+                due += production_due(ctx, state, players[name], name, resource)
             if not due:
                 continue
             take = min(due, supply[resource])
             supply[resource] -= take
-            resources = dict(p.resources)
-            resources[resource] += take
-            owed = {k: v for k, v in p.owed.items() if k != resource}
+            resources[name][resource] += take
+            owed[name].pop(resource, None)
             if due > take:
-                owed[resource] = due - take
-            players[name] = evolve(p, resources=resources, owed=owed)
+                owed[name][resource] = due - take
     for name in order:
-        players[name] = evolve(players[name], resource_cards=(), workers_placed=0)
-    return evolve(state, players=players, supply=supply, stage="tax", queue=())
+        players[name] = evolve(
+            players[name],
+            resources=resources[name],
+            owed=owed[name],
+            resource_cards=(),
+            workers_placed=0,
+        )
+    return evolve(
+        state,
+        players=players,
+        supply=supply,
+        kingsbridge=kingsbridge,
+        advantages_out=advantages_out,
+        stage="tax",
+        queue=(),
+    )
 
 
-def production_due(ctx: Ctx, state: State, name: str, resource: str) -> int:
-    """This round's cubes of one type for a player: card yields, event change, income card."""
+def production_due(ctx: Ctx, state: State, p: PlayerState, name: str, resource: str) -> int:
+    """This round's cubes of one type for player ``name`` (now ``p``): card yields, event
+    change, income card."""
     t = ctx.t
-    p = state.players[name]
     event = t.events[state.event] if state.event is not None else None
     due = 0
     for cid in p.resource_cards:
@@ -188,31 +215,34 @@ def production_due(ctx: Ctx, state: State, name: str, resource: str) -> int:
     return due
 
 
-def take_advantage(ctx: Ctx, state: State, name: str, card_id: str, space: str) -> State:
-    """PIL-ADV-01: an immediate card acts now and leaves play; others are kept."""
+def take_advantage(
+    ctx: Ctx,
+    players: dict[str, PlayerState],
+    supply: dict[str, int],
+    name: str,
+    card_id: str,
+) -> bool:
+    """PIL-ADV-01: an immediate card acts now and leaves play (True); others are kept.
+    ``players`` and ``supply`` are working copies, updated in place."""
     card = ctx.t.advantages[card_id]
-    kingsbridge = dict(state.kingsbridge)
-    del kingsbridge[space]
-    state = evolve(state, kingsbridge=kingsbridge)
-    p = state.players[name]
+    p = players[name]
     if card.kind != "immediate":
-        state = evolve_player(state, name, advantages=p.advantages + (card_id,))
-        if card.effect == "worker":
-            # PIL-ADV-04: Otto's black worker joins the player's workers.
-            state = evolve_player(state, name, workers=p.workers + card.amount)
+        # PIL-ADV-04: Otto's black worker joins the player's workers.
+        workers = p.workers + card.amount if card.effect == "worker" else p.workers
+        players[name] = evolve(p, advantages=p.advantages + (card_id,), workers=workers)
         if card.effect == "income" and ctx.o.income_cards == "once" and card.resource:
-            state = grant(state, name, card.resource, card.amount)
-        return state
-    state = evolve(state, advantages_out=state.advantages_out + (card_id,))
+            grant(players, supply, name, card.resource, card.amount)
+        return False
     if card.effect == "vp":
-        return with_player(state, name, add_vp(ctx, p, card.amount))
-    if card.effect == "gold":
-        return with_player(state, name, add_gold(ctx, p, card.amount))
-    if card.effect == "metal":
-        return grant(state, name, "metal", card.amount)
-    for resource, n in card.resources.items():
-        state = grant(state, name, resource, n)
-    return state
+        players[name] = add_vp(ctx, p, card.amount)
+    elif card.effect == "gold":
+        players[name] = add_gold(ctx, p, card.amount)
+    elif card.effect == "metal":
+        grant(players, supply, name, "metal", card.amount)
+    else:
+        for resource, n in card.resources.items():
+            grant(players, supply, name, resource, n)
+    return True
 
 
 def apply_tax(ctx: Ctx, state: State) -> State:
@@ -222,21 +252,24 @@ def apply_tax(ctx: Ctx, state: State) -> State:
     assert state.tax is not None
     court = occupants(state, "kings_court")
     first = state.spaces.get("kings_court_1")
-    if first is not None and state.kings_court_metal:
-        take = min(state.kings_court_metal, ctx.t.kings_court_first_metal)
-        p = state.players[first]
+    players = dict(state.players)
+    metal = state.kings_court_metal
+    if first is not None and metal:
+        take = min(metal, ctx.t.kings_court_first_metal)
+        p = players[first]
         resources = dict(p.resources)
         resources["metal"] += take
-        state = evolve(state, kings_court_metal=state.kings_court_metal - take)
-        state = evolve_player(state, first, resources=resources)
+        metal -= take
+        players[first] = evolve(p, resources=resources)
     deciders: list[str] = []
     for name in turn_order(state):
         if name in court:
             continue
-        if advantage_with(ctx, state.players[name], "tax_exemption"):
+        if advantage_with(ctx, players[name], "tax_exemption"):
             deciders.append(name)
             continue
-        state = pay_tax(ctx, state, name)
+        players[name] = pay(ctx, players[name], tax_due(ctx, state, name))
+    state = evolve(state, players=players, kings_court_metal=metal)
     if deciders:
         return evolve(state, stage="tax_exemption", queue=tuple(deciders))
     return steps_10_to_12(ctx, state)
@@ -259,14 +292,14 @@ def pay_tax(ctx: Ctx, state: State, name: str) -> State:
 def steps_10_to_12(ctx: Ctx, state: State) -> State:
     """Shiring (free craftsmen), Shiring Castle (grey workers), then the market opens."""
     # PIL-SHIRING-01 (step 10): occupants take the craftsman on their space without paying.
-    for space in sorted(state.shiring):
-        owner = state.spaces.get(space)
-        if owner is None:
-            continue
+    takers = [(s, state.spaces[s]) for s in sorted(state.shiring) if s in state.spaces]
+    if takers:
         shiring = dict(state.shiring)
-        card = shiring.pop(space)
-        state = evolve(state, shiring=shiring)
-        state = evolve_player(state, owner, craftsmen=state.players[owner].craftsmen + (card,))
+        players = dict(state.players)
+        for space, owner in takers:
+            card = shiring.pop(space)
+            players[owner] = evolve(players[owner], craftsmen=players[owner].craftsmen + (card,))
+        state = evolve(state, shiring=shiring, players=players)
     # PIL-CRAFT-01: a player now over the craftsman limit discards before step 11.
     over = over_limit(ctx, state)
     if over is not None:
@@ -277,11 +310,16 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
 def steps_11_12(ctx: Ctx, state: State) -> State:
     """Shiring Castle (grey workers), then the market opens."""
     # PIL-CASTLE-01 (step 11): the occupant takes grey workers for next round.
-    for owner in occupants(state, "castle"):
-        take = min(ctx.t.castle_grey_workers, state.castle_workers)
-        p = state.players[owner]
-        state = evolve(state, castle_workers=state.castle_workers - take)
-        state = evolve_player(state, owner, grey_workers_next=p.grey_workers_next + take)
+    castle = occupants(state, "castle")
+    if castle:
+        players = dict(state.players)
+        workers = state.castle_workers
+        for owner in castle:
+            take = min(ctx.t.castle_grey_workers, workers)
+            workers -= take
+            p = players[owner]
+            players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + take)
+        state = evolve(state, players=players, castle_workers=workers)
     # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces;
     # PIL-MARKET-11: a player with several market builders acts once per lap, at the first.
     queue: list[str] = []
