@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference.core.evolve import evolve as evolve
 from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
 from reference.palmyra.state import LEGION, OVER, Action, PlayerState, State
@@ -31,11 +33,11 @@ def targets(state: State, pos: str) -> tuple[str, ...]:
     return tuple(c for c in around if c not in state.board and c not in state.city)
 
 
-def move_to(player: PlayerState, piece: str, cell: str) -> PlayerState:
-    """``player`` with ``piece`` standing at ``cell``."""
+def move_to(player: PlayerState, piece: str, cell: str, **changes: Any) -> PlayerState:
+    """``player`` with ``piece`` standing at ``cell`` (and any other ``changes``)."""
     if piece == LEGION:
-        return evolve(player, legion=cell)
-    return evolve(player, censor=cell)
+        return evolve(player, legion=cell, **changes)
+    return evolve(player, censor=cell, **changes)
 
 
 def without(tiles: tuple[str, ...], code: str) -> tuple[str, ...]:
@@ -49,11 +51,12 @@ def with_added(tiles: tuple[str, ...], *codes: str) -> tuple[str, ...]:
     return tuple(sorted(tiles + codes))
 
 
-def set_player(state: State, name: str, player: PlayerState) -> State:
-    """``state`` with one player's record replaced (a new players dict, seat order kept)."""
+def set_player(state: State, name: str, player: PlayerState, **changes: Any) -> State:
+    """``state`` with one player's record replaced (a new players dict, seat order kept) and
+    any other ``changes``, all in one copy."""
     players = dict(state.players)
     players[name] = player
-    return evolve(state, players=players)
+    return evolve(state, players=players, **changes)
 
 
 def finish(state: State, reason: str) -> State:

@@ -97,13 +97,14 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
     left[event.tile] -= 1
     if not left[event.tile]:
         del left[event.tile]
-    if due.size == LARGE:
-        state = evolve(state, draws_due=state.draws_due[1:], large_stack=left)
-    else:
-        state = evolve(state, draws_due=state.draws_due[1:], small_stack=left)
     player = state.players[due.player]
     state = set_player(
-        state, due.player, evolve(player, supply=with_added(player.supply, event.tile))
+        state,
+        due.player,
+        evolve(player, supply=with_added(player.supply, event.tile)),
+        draws_due=state.draws_due[1:],
+        large_stack=left if due.size == LARGE else state.large_stack,
+        small_stack=state.small_stack if due.size == LARGE else left,
     )
     # PAL-END-01 (default tiles_end=stacks_empty): once both stacks are empty no more land
     # tiles can be drawn, and the game ends at once (any draws still due are void).

@@ -177,13 +177,13 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
         raise RuleViolation("PAL-CHAIN-04", "no plain tile could follow this icon tile")
     value = match_value(cfg, state, event.tile, event.cell, origin)
     # PAL-CHAIN-06: the acting piece moves onto the new tile.
-    new_player = move_to(player, action.piece, event.cell)
-    new_player = evolve(new_player, supply=without(player.supply, event.tile))
+    new_player = move_to(
+        player, action.piece, event.cell, supply=without(player.supply, event.tile)
+    )
     board = dict(state.board)
     board[event.cell] = event.tile
     new_action = evolve(action, placed=(*action.placed, event.cell), earned=action.earned + value)
-    state = evolve(state, board=board, action=new_action)
-    return set_player(state, event.player, new_player)
+    return set_player(state, event.player, new_player, board=board, action=new_action)
 
 
 def match_value(cfg: Config, state: State, code: str, cell: str, origin: str) -> int:
@@ -242,8 +242,8 @@ def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
         check_can_end(cfg, state)
         closed = True
     new_player = evolve(player, supply=supply, face_down=with_added(player.face_down, event.tile))
-    state = evolve(state, action=evolve(action, flipped=True, closed=closed))
-    return set_player(state, event.player, new_player)
+    new_action = evolve(action, flipped=True, closed=closed)
+    return set_player(state, event.player, new_player, action=new_action)
 
 
 def check_can_end(cfg: Config, state: State) -> None:
@@ -293,8 +293,9 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
     # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
     paid = min(owed, state.bank)
-    state = evolve(state, bank=state.bank - paid)
-    state = set_player(state, name, evolve(player, coins=player.coins + paid))
+    state = set_player(
+        state, name, evolve(player, coins=player.coins + paid), bank=state.bank - paid
+    )
     if state.bank == 0:
         return finish(state, "bank")
     return end_turn(cfg, state)

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.palmyra.common import evolve, finish, move_to, occupied, position, set_player
-from reference.palmyra.draws import stack, start_draws
+from reference.palmyra.draws import stack
 from reference.palmyra.events import EndAction, MovePiece, Reorganise
 from reference.palmyra.lattice import CENTRE, parse_cell
-from reference.palmyra.state import CENSOR, LEGION, MOVE, PIECES, REORGANISE, TURN, Action, State
+from reference.palmyra.state import (
+    CENSOR,
+    DRAW,
+    LEGION,
+    MOVE,
+    PIECES,
+    REORGANISE,
+    TURN,
+    Action,
+    Draw,
+    State,
+)
 from reference.palmyra.tables import Config
 from reference.palmyra.tiles import LARGE, SMALL, STACK_SIZES
 from reference.palmyra.turns import end_turn
@@ -28,13 +39,17 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
         )
     if event.take_emperor:
         state = take_emperor(cfg, state, event.player)
-    state = evolve(state, action=Action(kind=REORGANISE))
     if not any(stack(state, event.stack).values()):
         # PAL-END-01 (tiles_end=draw_fails; by default empty stacks have ended the game
         # already): both stacks are empty, so the tile cannot be drawn: the game ends.
         return finish(state, "tiles")
-    return start_draws(
-        cfg, state, event.player, int(event.stack == LARGE), int(event.stack == SMALL), False
+    # One tile is due from the chosen stack (a chance draw; then the pieces move).
+    return evolve(
+        state,
+        action=Action(kind=REORGANISE),
+        phase=DRAW,
+        draws_due=(Draw(event.player, event.stack),),
+        short=False,
     )
 
 
@@ -51,8 +66,8 @@ def take_emperor(cfg: Config, state: State, name: str) -> State:
     # PAL-EMP-02: the emperor costs one coin, paid to the bank.
     if player.coins < price:
         raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
-    state = evolve(state, emperor=name, bank=state.bank + price)
-    return set_player(state, name, evolve(player, coins=player.coins - price))
+    new_player = evolve(player, coins=player.coins - price)
+    return set_player(state, name, new_player, emperor=name, bank=state.bank + price)
 
 
 def move_targets(state: State, name: str, piece: str) -> list[str]:
@@ -100,13 +115,15 @@ def move_piece(cfg: Config, state: State, event: MovePiece) -> State:
             raise RuleViolation("PAL-REORG-02", f"no land tile lies at {event.to}")
         if event.to in occupied(state):
             raise RuleViolation("PAL-REORG-02", f"the tile at {event.to} is occupied")
-    new_player = move_to(player, event.piece, event.to)
     done = (*moved, event.piece)
     if swap:
-        new_player = move_to(new_player, other_piece, here)
+        # The two pieces change places.
+        new_player = evolve(player, legion=player.censor, censor=player.legion)
         done = (*done, other_piece)
-    state = evolve(state, action=evolve(state.action, moved=done))
-    return set_player(state, event.player, new_player)
+    else:
+        new_player = move_to(player, event.piece, event.to)
+    new_action = evolve(state.action, moved=done)
+    return set_player(state, event.player, new_player, action=new_action)
 
 
 def end_moves(cfg: Config, state: State, event: EndAction) -> State:

@@ -9,14 +9,15 @@ from reference.palmyra.tables import Config
 
 def end_turn(cfg: Config, state: State) -> State:
     """Close the turn: the solo drain, then the next player in seat order acts."""
+    drained: dict[str, int] = {}
     if cfg.solo:
         # PAL-SOLO-02: at the end of every solo turn three coins leave the bank for good.
         drain = min(cfg.tables.solo_drain, state.bank)
-        state = evolve(state, bank=state.bank - drain, removed=state.removed + drain)
+        drained = {"bank": state.bank - drain, "removed": state.removed + drain}
         # PAL-END-02: the bank's last coin gone ends the game at once (as every end, the
         # turn it ends in is not counted in ``turn``).
-        if state.bank == 0:
-            return finish(state, "bank")
+        if drained["bank"] == 0:
+            return finish(evolve(state, **drained), "bank")
     names = list(state.players)
     nxt = names[(names.index(state.current) + 1) % len(names)]
-    return evolve(state, current=nxt, phase=TURN, action=Action(), turn=state.turn + 1)
+    return evolve(state, current=nxt, phase=TURN, action=Action(), turn=state.turn + 1, **drained)
