@@ -174,8 +174,10 @@ def initial_temple_order(state: State) -> State:
 # --- turn flow ----------------------------------------------------------------------------
 
 
-def end_turn(state: State, t: Tables) -> State:
-    """The card is carried out: the next player's turn, or the end of the game.
+def end_turn(state: State, t: Tables, **changes: Any) -> State:
+    """The card is carried out: the next player's turn, or the end of the game
+    (``changes``: the caller's own edits of other fields, made in the same copy; the turn's
+    fields are cleared whatever they say).
 
     MUN-END-01: once a family has the decurions that end the game, the round is finished
     (the last seat's turn ends it) and the game is over.
@@ -188,22 +190,23 @@ def end_turn(state: State, t: Tables) -> State:
         turn = {"phase": "over"}
     else:
         turn = {"phase": "move", "current": names[0], "round": state.round + 1}
-    return evolve(
-        state,
-        moved=(),
-        moved_far=False,
-        card=None,
-        draw_for="",
-        draws_left=0,
-        drawn=None,
-        field_for=None,
-        chooser=None,
-        powers=(),
-        power=None,
-        power_user=None,
-        relocated=(),
+    cleared: dict[str, Any] = {
+        **changes,
+        "moved": (),
+        "moved_far": False,
+        "card": None,
+        "draw_for": "",
+        "draws_left": 0,
+        "drawn": None,
+        "field_for": None,
+        "chooser": None,
+        "powers": (),
+        "power": None,
+        "power_user": None,
+        "relocated": (),
         **turn,
-    )
+    }
+    return evolve(state, **cleared)
 
 
 def start_draw(
@@ -219,18 +222,22 @@ def start_draw(
     return evolve(state, phase="draw", draw_for=purpose, chooser=chooser, **changes)
 
 
-def continue_card_draws(state: State, t: Tables, draws_left: int) -> State:
+def continue_card_draws(state: State, t: Tables, draws_left: int, **changes: Any) -> State:
     """A citizen card draws its next citizen (``draws_left`` more are due), or the turn ends
-    (which clears the card's count)."""
+    (which clears the card's count). ``changes``: the caller's edits, in the same copy."""
     if draws_left > 0:
-        drawing = start_draw(state, "card", state.current, draws_left=draws_left - 1)
+        drawing = start_draw(state, "card", state.current, draws_left=draws_left - 1, **changes)
         if drawing is not None:
             return drawing
-    return end_turn(state, t)
+    return end_turn(state, t, **changes)
 
 
-def next_power(state: State, t: Tables, powers: tuple[str, ...] | None = None) -> State:
-    """Activate the next institution of the power card, or end the turn.
+def next_power(
+    state: State, t: Tables, powers: tuple[str, ...] | None = None, **changes: Any
+) -> State:
+    """Activate the next institution of the power card, or end the turn (``powers``: the
+    institutions still to activate, by default ``state.powers``; ``changes``: the caller's
+    own edits of other fields, made in the same copy).
 
     MUN-POWER-01: the family with most influence there uses the power; if no family is
     there nothing happens. MUN-POWER-03: the temple's power is compulsory and has no
@@ -254,12 +261,14 @@ def next_power(state: State, t: Tables, powers: tuple[str, ...] | None = None) -
             relocated=(),
             draw_for="",
             chooser=None,
+            **changes,
         )
-    return end_turn(state, t)  # which clears ``powers``
+    return end_turn(state, t, **changes)  # which clears ``powers``
 
 
-def prefect_event(state: State, t: Tables, institution: str) -> State:
-    """The prefect arrives in a new institution.
+def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> State:
+    """The prefect arrives in a new institution (``changes``: the caller's own edits of
+    other fields, made in the same copy).
 
     MUN-PREFECT-01: the family with most influence takes the favour on the favour field.
     MUN-PREFECT-02: with 3-4 players the second takes the citizen-field citizen.
@@ -289,7 +298,7 @@ def prefect_event(state: State, t: Tables, institution: str) -> State:
         supply -= 1
     # One copy for the prefect, the institution, the bag and the favour supply.
     state = with_institution(
-        state, institution, place, prefect=institution, bag=bag, favour_supply=supply
+        state, institution, place, prefect=institution, bag=bag, favour_supply=supply, **changes
     )
     if fields:
         drawing = start_draw(state, "field", field_for=institution)

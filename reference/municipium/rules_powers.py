@@ -182,6 +182,5 @@ def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
     else:
         members = add(add(player.members, event.origin, -1), event.destination, 1)
         player = evolve(player, members=members)
-    state = with_player(state, event.player, player)
     tag = member_tag(event.destination, event.wreathed)
-    return evolve(state, relocated=(*state.relocated, tag))
+    return with_player(state, event.player, player, relocated=(*state.relocated, tag))

@@ -212,13 +212,14 @@ def reveal_card(t: Tables, state: State, event: RevealCard) -> State:
         raise RuleViolation("MUN-CARD-04", f"common card {event.card!r} is not in the deck")
     deck = list(state.common_deck)
     deck.remove(event.card)
-    state = evolve(
+    # The deck and the discard pile change in the same copy as the card's first effects.
+    return activate(
+        t,
         state,
+        t.common_cards[event.card],
         common_deck=tuple(deck),
         common_discard=(*state.common_discard, event.card),
-        card=event.card,
     )
-    return activate(t, state, t.common_cards[event.card])
 
 
 def play_family_card(t: Tables, state: State, event: PlayFamilyCard) -> State:
@@ -235,27 +236,29 @@ def play_family_card(t: Tables, state: State, event: PlayFamilyCard) -> State:
     player = evolve(
         player, family_cards=tuple(cards), spent_cards=(*player.spent_cards, event.card)
     )
-    state = with_player(state, event.player, player, card=event.card)
+    state = with_player(state, event.player, player)
     return activate(t, state, t.family_cards[event.card])
 
 
-def activate(t: Tables, state: State, card: Card) -> State:
+def activate(t: Tables, state: State, card: Card, **changes: Any) -> State:
     """Carry out one card: a prefect, citizen or power event (MUN-CARD-05 / MUN-CARD-06).
-    The caller has made ``card`` the card in hand (``state.card``)."""
+    ``changes``: the caller's own edits, made in the same copy as the card's first effects
+    (with the card in hand); the card's rules never read the fields they change."""
+    in_hand = {**changes, "card": card.id}
     if card.kind == "prefect":
         if card.target == "choose":
-            return evolve(state, phase="prefect")
+            return evolve(state, phase="prefect", **in_hand)
         if card.target == state.prefect:
             # MUN-PREFECT-06: the prefect is already there: he does not move, nothing happens.
-            return end_turn(state, t)
-        return prefect_event(state, t, card.target)
+            return end_turn(state, t, **in_hand)
+        return prefect_event(state, t, card.target, **in_hand)
     if card.kind == "citizen":
-        return continue_card_draws(state, t, card.draws)
+        return continue_card_draws(state, t, card.draws, **in_hand)
     names = card.institutions
     if names == ("leading",):
         # MUN-CARD-06: "Your Powers" activates every institution the active family leads.
         names = tuple(n for n in t.order if ranking(state, n)[:1] == [state.current])
-    return next_power(state, t, names)
+    return next_power(state, t, names, **in_hand)
 
 
 def move_prefect(t: Tables, state: State, event: MovePrefect) -> State:
