@@ -25,12 +25,17 @@ class Ctx:
     o: PillarsOptions
     spaces: tuple[str, ...]
     """Every master-builder space, in board order (``priory_1``, ``priory_2``, ...)."""
+    locations: tuple[tuple[str, tuple[str, ...]], ...]
+    """Each location in board order with its spaces (``("priory", ("priory_1", ...))``)."""
 
 
 def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
     """Bundle tables and options, listing the board's spaces."""
-    spaces = tuple(f"{loc}_{i}" for loc in LOCATIONS for i in range(1, t.capacity[loc] + 1))
-    return Ctx(t, o, spaces)
+    locations = tuple(
+        (loc, tuple(f"{loc}_{i}" for i in range(1, t.capacity[loc] + 1))) for loc in LOCATIONS
+    )
+    spaces = tuple(space for _, loc_spaces in locations for space in loc_spaces)
+    return Ctx(t, o, spaces, locations)
 
 
 @cache
@@ -147,7 +152,10 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
     """The first player (turn order) holding more craftsmen than allowed, if any."""
     # Nobody above the base limit (the usual case): nobody is over, whatever Jack adds.
     base = ctx.t.craftsman_limit
-    if all(len(p.craftsmen) <= base for p in state.players.values()):
+    for p in state.players.values():
+        if len(p.craftsmen) > base:
+            break
+    else:
         return None
     for name in turn_order(state):
         p = state.players[name]

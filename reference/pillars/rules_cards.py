@@ -225,17 +225,16 @@ def placement_cost(ctx: Ctx, state: State) -> int:
 
 def free_spaces(ctx: Ctx, state: State) -> tuple[str, ...]:
     """PIL-BUILD-07/11: empty spaces a builder may take (ordered locations fill from the first)."""
-    result = []
-    taken_locs: set[str] = set()
-    for space in ctx.spaces:
-        if space in state.spaces:
-            continue
-        loc = location_of(space)
+    result: list[str] = []
+    taken = state.spaces
+    for loc, spaces in ctx.locations:
         if loc in ORDERED_LOCATIONS:
-            if loc in taken_locs:
-                continue
-            taken_locs.add(loc)
-        result.append(space)
+            for space in spaces:
+                if space not in taken:
+                    result.append(space)
+                    break
+        else:
+            result += [space for space in spaces if space not in taken]
     return tuple(result)
 
 
@@ -281,8 +280,10 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
         raise RuleViolation("PIL-BUILD-02", f"placing costs {cost} gold; {ev.player} has {p.gold}")
     spaces = dict(state.spaces)
     spaces[ev.space] = ev.player
-    players = dict(state.players)
-    players[ev.player] = evolve(p, gold=p.gold - cost, advantages=advantages)
+    players = state.players
+    if cost or ev.remigius:
+        players = dict(players)
+        players[ev.player] = evolve(p, gold=p.gold - cost, advantages=advantages)
     if state.stage == "place_passed":
         rest = state.passed_builders[1:]
         state = evolve(state, players=players, spaces=spaces, passed_builders=rest, **changes)
