@@ -144,8 +144,12 @@ def advantage_with(ctx: Ctx, p: PlayerState, effect: str) -> tuple[str, ...]:
 
 def craftsman_limit(ctx: Ctx, p: PlayerState) -> int:
     """PIL-CRAFT-01: 5 craftsmen, raised by Jack (PIL-ADV-03)."""
-    extra = sum(ctx.t.advantages[a].amount for a in advantage_with(ctx, p, "craftsman_limit"))
-    return ctx.t.craftsman_limit + extra
+    limit = ctx.t.craftsman_limit
+    for a in p.advantages:
+        card = ctx.t.advantages[a]
+        if card.effect == "craftsman_limit":
+            limit += card.amount
+    return limit
 
 
 def over_limit(ctx: Ctx, state: State) -> str | None:
@@ -160,7 +164,7 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
     for name in turn_order(state):
         p = state.players[name]
         n = len(p.craftsmen)
-        if n > ctx.t.craftsman_limit and n > craftsman_limit(ctx, p):
+        if n > base and n > craftsman_limit(ctx, p):
             return name
     return None
 
