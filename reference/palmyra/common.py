@@ -6,7 +6,7 @@ from typing import Any
 
 from reference.core.evolve import evolve as evolve
 from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
-from reference.palmyra.state import LEGION, OVER, Action, PlayerState, State
+from reference.palmyra.state import LEGION, NO_ACTION, OVER, PlayerState, State
 from reference.palmyra.tiles import TILES
 
 
@@ -61,7 +61,7 @@ def set_player(state: State, name: str, player: PlayerState, **changes: Any) -> 
 
 def finish(state: State, reason: str) -> State:
     """The game ends at once (PAL-END-01, PAL-END-02); ``reason`` is 'tiles' or 'bank'."""
-    return evolve(state, phase=OVER, end=reason, draws_due=(), action=Action())
+    return evolve(state, phase=OVER, end=reason, draws_due=(), action=NO_ACTION)
 
 
 def is_icon(code: str) -> bool:

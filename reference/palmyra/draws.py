@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.palmyra.common import evolve, finish, set_player, with_added
+from reference.palmyra.common import evolve, finish, with_added
 from reference.palmyra.events import ChooseExtraTile, DrawTile
 from reference.palmyra.state import CHOOSE, DRAW, MOVE, REORGANISE, SETUP, TURN, Draw, State
 from reference.palmyra.tables import Config
@@ -55,13 +57,14 @@ def start_draws(
     return evolve(state, phase=DRAW, draws_due=queue, short=short)
 
 
-def after_draws(cfg: Config, state: State) -> State:
-    """Where play goes once the due draws are made."""
+def after_draws(cfg: Config, state: State, **changes: Any) -> State:
+    """Where play goes once the due draws are made (``changes``: the caller's own edits of
+    other fields, made in the same copy)."""
     if state.phase == SETUP:
-        return evolve(state, phase=TURN)
+        return evolve(state, phase=TURN, **changes)
     if state.action.kind == REORGANISE:
-        return evolve(state, phase=MOVE)
-    return end_turn(cfg, state)
+        return evolve(state, phase=MOVE, **changes)
+    return end_turn(cfg, state, **changes)
 
 
 def choose_extra(cfg: Config, state: State, event: ChooseExtraTile) -> State:
@@ -97,25 +100,32 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
     left[event.tile] -= 1
     if not left[event.tile]:
         del left[event.tile]
-    player = state.players[due.player]
-    state = set_player(
-        state,
-        due.player,
-        evolve(player, supply=with_added(player.supply, event.tile)),
-        draws_due=state.draws_due[1:],
-        large_stack=left if due.size == LARGE else state.large_stack,
-        small_stack=state.small_stack if due.size == LARGE else left,
-    )
+    large = left if due.size == LARGE else state.large_stack
+    small = state.small_stack if due.size == LARGE else left
+    players = dict(state.players)
+    player = players[due.player]
+    players[due.player] = evolve(player, supply=with_added(player.supply, event.tile))
+    # The draw's edits, made in one copy with whatever comes next.
+    drawn = {
+        "players": players,
+        "draws_due": state.draws_due[1:],
+        "large_stack": large,
+        "small_stack": small,
+    }
     # PAL-END-01 (default tiles_end=stacks_empty): once both stacks are empty no more land
     # tiles can be drawn, and the game ends at once (any draws still due are void).
-    if cfg.options.tiles_end == "stacks_empty" and stacks_empty(state):
-        return finish(state, "tiles")
-    if state.draws_due:
-        return state
+    if (
+        cfg.options.tiles_end == "stacks_empty"
+        and not any(large.values())
+        and not any(small.values())
+    ):
+        return finish(evolve(state, **drawn), "tiles")
+    if drawn["draws_due"]:
+        return evolve(state, **drawn)
     if state.short:
         # PAL-END-01: the draw fell short: the game ends once what there was is drawn.
-        return finish(state, "tiles")
-    return after_draws(cfg, state)
+        return finish(evolve(state, **drawn), "tiles")
+    return after_draws(cfg, state, **drawn)
 
 
 def stacks_empty(state: State) -> bool:

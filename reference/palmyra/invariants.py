@@ -123,6 +123,19 @@ def _city(state: State) -> list[str]:
 
 
 def _pieces(state: State) -> list[str]:
+    board = state.board
+    standing: set[str] = set()
+    for p in state.players.values():
+        for pos in (p.legion, p.censor):
+            if pos != CENTRE:
+                if pos not in board or pos in standing:
+                    return _piece_faults(state)
+                standing.add(pos)
+    return []  # every piece in the centre or alone on a land tile
+
+
+def _piece_faults(state: State) -> list[str]:
+    """What is wrong with the pieces' positions, piece by piece."""
     found: list[str] = []
     seen: set[str] = set()
     for name, p in state.players.items():

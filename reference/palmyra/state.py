@@ -73,6 +73,10 @@ class Action:
     tiles_due: int = attrs.field(default=0, validator=_nonneg)
 
 
+NO_ACTION = Action()
+"""No action in progress (between turns, and once the game is over); frozen, so shared."""
+
+
 @attrs.frozen
 class State:
     """A Palmyra position.
@@ -97,7 +101,7 @@ class State:
     removed: int = attrs.field(validator=_nonneg)
     emperor: str = ""
     draws_due: tuple[Draw, ...] = ()
-    action: Action = Action()
+    action: Action = NO_ACTION
     short: bool = False
     turn: int = attrs.field(default=0, validator=_nonneg)
     end: str = ""

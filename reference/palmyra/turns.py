@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference.palmyra.common import evolve, finish
-from reference.palmyra.state import TURN, Action, State
+from reference.palmyra.state import NO_ACTION, TURN, State
 from reference.palmyra.tables import Config
 
 
-def end_turn(cfg: Config, state: State) -> State:
-    """Close the turn: the solo drain, then the next player in seat order acts."""
+def end_turn(cfg: Config, state: State, **changes: Any) -> State:
+    """Close the turn: the solo drain, then the next player in seat order acts.
+    ``changes``: the caller's own edits of other fields, made in the same copy."""
     drained: dict[str, int] = {}
     if cfg.solo:
         # PAL-SOLO-02: at the end of every solo turn three coins leave the bank for good.
@@ -17,7 +20,9 @@ def end_turn(cfg: Config, state: State) -> State:
         # PAL-END-02: the bank's last coin gone ends the game at once (as every end, the
         # turn it ends in is not counted in ``turn``).
         if drained["bank"] == 0:
-            return finish(evolve(state, **drained), "bank")
+            return finish(evolve(state, **drained, **changes), "bank")
     names = list(state.players)
     nxt = names[(names.index(state.current) + 1) % len(names)]
-    return evolve(state, current=nxt, phase=TURN, action=Action(), turn=state.turn + 1, **drained)
+    return evolve(
+        state, current=nxt, phase=TURN, action=NO_ACTION, turn=state.turn + 1, **drained, **changes
+    )
