@@ -213,11 +213,12 @@ def start_draw(
     state: State, purpose: str, chooser: str | None = None, **changes: Any
 ) -> State | None:
     """Ask chance for a citizen from the bag, or None when the bag is empty (``changes``:
-    the caller's other edits, made in the same copy).
+    the caller's other edits, made in the same copy; a ``bag`` among them is the bag the
+    citizen comes from).
 
     MUN-CITIZEN-04: an empty bag gives nothing (our ruling).
     """
-    if bag_size(state) == 0:
+    if sum(changes.get("bag", state.bag).values()) == 0:
         return None
     return evolve(state, phase="draw", draw_for=purpose, chooser=chooser, **changes)
 
@@ -296,12 +297,19 @@ def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     if not place.favour and supply > 0:
         place = evolve(place, favour=True)
         supply -= 1
-    # One copy for the prefect, the institution, the bag and the favour supply.
-    state = with_institution(
-        state, institution, place, prefect=institution, bag=bag, favour_supply=supply, **changes
-    )
+    # The prefect, the institution, the bag and the favour supply change in one copy with
+    # what follows (the families were settled above).
+    places = dict(state.institutions)
+    places[institution] = place
+    arrived = {
+        **changes,
+        "prefect": institution,
+        "institutions": places,
+        "bag": bag,
+        "favour_supply": supply,
+    }
     if fields:
-        drawing = start_draw(state, "field", field_for=institution)
+        drawing = start_draw(state, "field", field_for=institution, **arrived)
         if drawing is not None:
             return drawing
-    return end_turn(state, t)
+    return end_turn(state, t, **arrived)
