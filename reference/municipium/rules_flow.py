@@ -120,29 +120,35 @@ def gain_favour(state: State, name: str) -> State:
 # --- citizen event ------------------------------------------------------------------------
 
 
-def add_citizen(state: State, t: Tables, institution: str, **changes: Any) -> tuple[State, bool]:
-    """Put one citizen in ``institution``'s common area; return whether a citizen event ran.
-    ``changes`` are the caller's own edits of other fields, made in the same copy.
+def joined_common_area(state: State, institution: str) -> dict[str, Institution] | None:
+    """The institutions once one more citizen has joined ``institution``'s common area, or
+    None when it is the third there, which makes a citizen event (``citizen_event``)."""
+    place = state.institutions[institution]
+    if place.citizens + 1 >= 3:
+        return None
+    places = dict(state.institutions)
+    places[institution] = evolve(place, citizens=place.citizens + 1)
+    return places
+
+
+def citizen_event(state: State, t: Tables, institution: str, **changes: Any) -> State:
+    """A third citizen arrives in ``institution``'s common area (``changes``: the caller's
+    own edits of other fields, made in the same copy as the emptied common area).
 
     MUN-CITIZEN-01: at three citizens the family with most influence takes two and the
     second the third. MUN-CITIZEN-02: with one family present the third goes back to the
     bag; with none, all three do. The common area is then empty.
     """
     place = state.institutions[institution]
-    if place.citizens + 1 < 3:
-        grown = evolve(place, citizens=place.citizens + 1)
-        return with_institution(state, institution, grown, **changes), False
     kind = t.home[institution]
     state = with_institution(state, institution, evolve(place, citizens=0), **changes)
     order = ranking(state, institution)
     if not order:
-        return evolve(state, bag=add(state.bag, kind, 3)), True
+        return evolve(state, bag=add(state.bag, kind, 3))
     state = gain_citizens(state, order[0], kind, 2)
     if len(order) > 1:
-        state = gain_citizens(state, order[1], kind, 1)
-    else:
-        state = evolve(state, bag=add(state.bag, kind, 1))
-    return state, True
+        return gain_citizens(state, order[1], kind, 1)
+    return evolve(state, bag=add(state.bag, kind, 1))
 
 
 # --- temple order -------------------------------------------------------------------------

@@ -17,17 +17,16 @@ from reference.municipium.events import (
 )
 from reference.municipium.rules_flow import (
     add,
-    add_citizen,
-    bag_size,
+    citizen_event,
     continue_card_draws,
     end_turn,
     gain_citizens,
     initial_temple_order,
+    joined_common_area,
     member_tag,
     next_power,
     prefect_event,
     ranking,
-    with_institution,
     with_player,
 )
 from reference.municipium.state import State, evolve
@@ -64,8 +63,9 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
         return _setup_field(state, t, event.kind, bag)
     if state.draw_for == "field":
         target = state.field_for or ""
-        place = evolve(state.institutions[target], citizen_field=event.kind)
-        return end_turn(with_institution(state, target, place, bag=bag), t)
+        places = dict(state.institutions)
+        places[target] = evolve(places[target], citizen_field=event.kind)
+        return end_turn(state, t, institutions=places, bag=bag)
     if state.draw_for == "basilica":
         # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user.
         state = gain_citizens(evolve(state, bag=bag), state.power_user or "", event.kind)
@@ -80,18 +80,20 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
 def _setup_field(state: State, t: Tables, kind: str, bag: dict[str, int]) -> State:
     """MUN-SETUP-04: with 3-4 players each meeting room's citizen field gets a drawn citizen
     (``bag``: the bag without it)."""
-    state = evolve(state, bag=bag)
+    places = state.institutions
     for name in t.meeting_rooms:
-        place = state.institutions[name]
+        place = places[name]
         if place.citizen_field is None:
-            state = with_institution(state, name, evolve(place, citizen_field=kind))
+            places = dict(places)
+            places[name] = evolve(place, citizen_field=kind)
             break
-    filled = all(state.institutions[n].citizen_field is not None for n in t.meeting_rooms)
+    filled = all(places[n].citizen_field is not None for n in t.meeting_rooms)
     # MUN-CITIZEN-04: an empty bag gives nothing; the fields left empty stay empty (only a
     # profile with few citizens can empty the bag here).
-    if filled or bag_size(state) == 0:
-        return evolve(state, phase="placement", current=next(iter(state.players)))
-    return state
+    if filled or sum(bag.values()) == 0:
+        first = next(iter(state.players))
+        return evolve(state, bag=bag, institutions=places, phase="placement", current=first)
+    return evolve(state, bag=bag, institutions=places)
 
 
 def place_citizen(t: Tables, state: State, event: PlaceCitizen) -> State:
@@ -107,14 +109,22 @@ def place_citizen(t: Tables, state: State, event: PlaceCitizen) -> State:
 
 
 def _placed(state: State, t: Tables, institution: str, **changes: Any) -> State:
-    """The drawn citizen goes to ``institution`` (``changes``: the caller's other edits)."""
-    state, event_ran = add_citizen(state, t, institution, drawn=None, **changes)
-    if state.draw_for == "emporium":
-        # MUN-EMPORIUM-01: a citizen event ends the emporium's draws.
-        if event_ran:
+    """The drawn citizen goes to ``institution``, then the emporium or the card goes on
+    (``changes``: the caller's other edits, made in the same copy as the placement)."""
+    placed = {**changes, "drawn": None}
+    places = joined_common_area(state, institution)
+    if places is None:
+        state = citizen_event(state, t, institution, **placed)
+        placed = {}
+        if state.draw_for == "emporium":
+            # MUN-EMPORIUM-01: a citizen event ends the emporium's draws.
             return next_power(state, t)
-        return evolve(state, phase="power", draw_for="", chooser=None)
-    return continue_card_draws(state, t, state.draws_left)
+    else:
+        # No citizen event: the citizen joins the common area in the copy that goes on.
+        placed["institutions"] = places
+    if state.draw_for == "emporium":
+        return evolve(state, phase="power", draw_for="", chooser=None, **placed)
+    return continue_card_draws(state, t, state.draws_left, **placed)
 
 
 # --- initial placement --------------------------------------------------------------------
