@@ -28,7 +28,9 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
     stone = supply["stone"] + market["stone"]
     metal = supply["metal"] + state.kings_court_metal
     crafts = len(state.craftsman_deck) + len(state.shiring) + len(state.craftsmen_out)
-    crafts += sum(1 for c in state.card_supply if c in t.craftsmen)
+    for c in state.card_supply:
+        if c in t.craftsmen:
+            crafts += 1
     advantages = len(state.advantage_deck) + len(state.kingsbridge) + len(state.advantages_out)
     grey = state.castle_workers
     builders = state.phase in ("builders", "actions")
