@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import traceback
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import attrs
 
@@ -139,16 +139,55 @@ def _replay(path: Path, games: GameCache, at: int | None) -> Verdict:
 def _replay_event(
     log: str, game: Game, state: Any, record: EventRecord, index: int, common: dict[str, Any]
 ) -> Any:
-    where = {"events": index, "line": record.line, "event_index": index, **common}
-    raw_player = record.raw.get("player")
-    where["player"] = raw_player if isinstance(raw_player, str) else None
-    where["action"] = record.raw.get("type") if isinstance(record.raw.get("type"), str) else None
     try:
         event = structure_event(game, record.raw)
         state = step(game, state, event)
-    except MalformedEvent as exc:
+        differences = _differences(state, record.claims) if record.claims else []
+        if not differences:
+            return state
+    except (MalformedEvent, RuleViolation, EngineInvariantError, paths.UnknownPath) as exc:
+        _stop_at(log, game, record, index, common, exc)
+    count = len(differences)
+    message = f"{count} claimed value{'s' if count > 1 else ''} differ from the reference"
+    where = _where(record, index, common)
+    where["events"] = index + 1
+    raise _Stop(Verdict(log, "divergent", message, divergences=tuple(differences), **where))
+
+
+def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
+    """Every claimed value that differs from the reference state; a path naming nothing
+    raises UnknownPath."""
+    differences = []
+    for path, claimed in claims.items():
+        reference = to_json(paths.read(state, path))
+        if not json_equal(claimed, reference):
+            differences.append(Divergence(path, claimed, reference))
+    return differences
+
+
+def _where(record: EventRecord, index: int, common: dict[str, Any]) -> dict[str, Any]:
+    """The verdict fields that say where in the log a problem is."""
+    player, action = record.raw.get("player"), record.raw.get("type")
+    return {
+        "events": index,
+        "line": record.line,
+        "event_index": index,
+        "player": player if isinstance(player, str) else None,
+        "action": action if isinstance(action, str) else None,
+        **common,
+    }
+
+
+def _stop_at(
+    log: str, game: Game, record: EventRecord, index: int, common: dict[str, Any], exc: Exception
+) -> NoReturn:
+    """The verdict for an event that could not be replayed."""
+    where = _where(record, index, common)
+    if isinstance(exc, MalformedEvent):
         raise _Stop(Verdict(log, "malformed", exc.message, **where)) from exc
-    except RuleViolation as exc:
+    if isinstance(exc, paths.UnknownPath):
+        raise _Stop(Verdict(log, "malformed", str(exc), **where)) from exc
+    if isinstance(exc, RuleViolation):
         rule = find_rule(game, exc.rule_id)
         where["placeholders"] = placeholder_basis(game, rule)
         raise _Stop(
@@ -162,23 +201,8 @@ def _replay_event(
                 **where,
             )
         ) from exc
-    except EngineInvariantError as exc:
-        message = f"internal error in rules-oracle, please report: invariant broken: {exc}"
-        raise _Stop(Verdict(log, "internal_error", message, **where)) from exc
-    differences = []
-    for path, claimed in record.claims.items():
-        try:
-            reference = to_json(paths.read(state, path))
-        except paths.UnknownPath as exc:
-            raise _Stop(Verdict(log, "malformed", str(exc), **where)) from exc
-        if not json_equal(claimed, reference):
-            differences.append(Divergence(path, claimed, reference))
-    if differences:
-        count = len(differences)
-        message = f"{count} claimed value{'s' if count > 1 else ''} differ from the reference"
-        where["events"] = index + 1
-        raise _Stop(Verdict(log, "divergent", message, divergences=tuple(differences), **where))
-    return state
+    message = f"internal error in rules-oracle, please report: invariant broken: {exc}"
+    raise _Stop(Verdict(log, "internal_error", message, **where)) from exc
 
 
 def _check_result(
