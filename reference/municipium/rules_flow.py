@@ -71,19 +71,15 @@ def ranking(state: State, institution: str) -> list[str]:
 # --- decurions ----------------------------------------------------------------------------
 
 
-def exchange_sets(state: State, name: str) -> State:
-    """MUN-DECURION-01, MUN-DECURION-02: trade every complete set for a decurion at once.
+def settle(state: State, name: str, player: PlayerState) -> State:
+    """The state with ``player`` as the family ``name``, once it has exchanged the complete
+    sets it now holds (one copy of the state).
 
+    MUN-DECURION-01, MUN-DECURION-02: trade every complete set for a decurion at once.
     A set is one citizen of each kind; favours stand in for missing kinds. Real citizens
     are spent first and favours only for the kinds missing (our ruling); spent citizens go
     back to the bag and spent favours to the favour supply (our ruling).
     """
-    return settle(state, name, state.players[name])
-
-
-def settle(state: State, name: str, player: PlayerState) -> State:
-    """The state with ``player`` as the family ``name``, after it has traded every complete
-    set it now holds (MUN-DECURION-01, see ``exchange_sets``); one copy of the state."""
     citizens = dict(player.citizens)
     favours = player.favours
     missing = [k for k in KINDS if citizens[k] == 0]
