@@ -89,6 +89,8 @@ class PalmyraGame:
         solo = options.mode == "solo"
         self.min_players = 1 if solo else 2
         self.max_players = 1 if solo else 5
+        self._memo = invariants.Memo()
+        """What the last invariant check found, for this rule set only."""
 
     # -- setup -----------------------------------------------------------------------
 
@@ -278,7 +280,7 @@ class PalmyraGame:
 
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of ``state`` (empty when sound)."""
-        return invariants.failures(self.cfg, state)
+        return invariants.failures(self.cfg, state, self._memo)
 
 
 def _end_action(cfg: Config, state: State, event: EndAction) -> State:

@@ -17,15 +17,15 @@ _ACTION_OF_PHASE = {
 }
 
 
-def failures(cfg: Config, state: State) -> list[str]:
+def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
     """Every broken invariant (an empty list when the state is sound)."""
     found: list[str] = []
     players = state.players
     coins = state.bank + state.removed + sum(p.coins for p in players.values())
     if coins != cfg.tables.bank_total:
         found.append(f"coins not conserved: {coins} in play, the game has {cfg.tables.bank_total}")
-    found += _tiles(cfg, state)
-    found += _lattice(state)
+    found += _tiles(cfg, state, memo)
+    found += _lattice(state, memo)
     found += _pieces(state)
     if state.current not in players:
         found.append(f"current player {state.current!r} is not a player")
@@ -54,17 +54,26 @@ def failures(cfg: Config, state: State) -> list[str]:
     return found
 
 
-_placed_expected: list[
-    tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], list[str]]
-] = []
-"""Memo of the last stacks seen: (mix, large, small, tiles expected outside, stack faults).
-States are immutable, so the same stack objects under the same mix give the same answer."""
+class Memo:
+    """What the last check found, kept by one engine (never shared between rule sets).
+
+    States are immutable and most events leave the stacks and the board as they were, so
+    when the very same objects come back the earlier answer still holds.
+    """
+
+    def __init__(self) -> None:
+        self.stacks: (
+            tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], list[str]] | None
+        ) = None
+        """(mix, large stack, small stack, tiles expected outside, stack faults)."""
+        self.sound_board: dict[str, str] | None = None
+        """The last board found sound."""
 
 
-def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str]]:
+def _outside_stacks(cfg: Config, state: State, memo: Memo) -> tuple[dict[str, int], list[str]]:
     """How many tiles of each code must lie outside the stacks, and any fault in the stacks."""
-    if _placed_expected:
-        mix, large, small, expected, faults = _placed_expected[0]
+    if memo.stacks is not None:
+        mix, large, small, expected, faults = memo.stacks
         if mix is cfg.tables.mix and large is state.large_stack and small is state.small_stack:
             return expected, faults
     rest: Counter[str] = Counter(cfg.tables.mix)
@@ -78,12 +87,12 @@ def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str
     if any(n < 0 for n in rest.values()):
         faults.append("the stacks hold more tiles than the tile mix")
     expected = dict(+rest)
-    _placed_expected[:] = [(cfg.tables.mix, state.large_stack, state.small_stack, expected, faults)]
+    memo.stacks = (cfg.tables.mix, state.large_stack, state.small_stack, expected, faults)
     return expected, faults
 
 
-def _tiles(cfg: Config, state: State) -> list[str]:
-    expected, faults = _outside_stacks(cfg, state)
+def _tiles(cfg: Config, state: State, memo: Memo) -> list[str]:
+    expected, faults = _outside_stacks(cfg, state, memo)
     held = list(state.board.values())
     for p in state.players.values():
         held += p.supply
@@ -95,13 +104,9 @@ def _tiles(cfg: Config, state: State) -> list[str]:
     return [*faults, f"tiles not conserved: {dict(diff)} differ from the tile mix"]
 
 
-_sound_boards: list[dict[str, str]] = []
-"""The last board found sound (boards are never mutated, so it need not be checked again)."""
-
-
-def _lattice(state: State) -> list[str]:
+def _lattice(state: State, memo: Memo) -> list[str]:
     found: list[str] = []
-    if _sound_boards and _sound_boards[0] is state.board:
+    if memo.sound_board is state.board:
         return _city(state)
     for cell, code in state.board.items():
         # PAL-GEO-01/02: large tiles on octagon cells, small on square cells, so two small
@@ -110,7 +115,7 @@ def _lattice(state: State) -> list[str]:
         if code not in TILES or TILES[code].size != kind:
             found.append(f"cell {cell!r} holds {code!r}, which does not fit it")
     if not found:
-        _sound_boards[:] = [state.board]
+        memo.sound_board = state.board
     return found + _city(state)
 
 
