@@ -90,13 +90,18 @@ def use_baths(t: Tables, state: State, event: UseBaths) -> State:
     return next_power(with_player(state, event.player, player), t)
 
 
-def emporium_draw(t: Tables, state: State, event: EmporiumDraw) -> State:
-    """MUN-EMPORIUM-01: draw one citizen and place it in its home before drawing again."""
-    expect_power(state, "emporium")
-    drawing = start_draw(state, "emporium", event.player)
+def _power_draw(state: State, power: str, player: str) -> State:
+    """A power's draw from the bag begins (MUN-CITIZEN-04: not from an empty bag)."""
+    expect_power(state, power)
+    drawing = start_draw(state, power, player)
     if drawing is None:
         raise RuleViolation("MUN-CITIZEN-04", "the bag is empty; no citizen can be drawn")
     return drawing
+
+
+def emporium_draw(t: Tables, state: State, event: EmporiumDraw) -> State:
+    """MUN-EMPORIUM-01: draw one citizen and place it in its home before drawing again."""
+    return _power_draw(state, "emporium", event.player)
 
 
 def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State:
@@ -128,11 +133,7 @@ def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State
 
 def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
     """MUN-BASILICA-02: draw a citizen from the bag and keep it."""
-    expect_power(state, "basilica")
-    drawing = start_draw(state, "basilica", event.player)
-    if drawing is None:
-        raise RuleViolation("MUN-CITIZEN-04", "the bag is empty; no citizen can be drawn")
-    return drawing
+    return _power_draw(state, "basilica", event.player)
 
 
 def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) -> State:

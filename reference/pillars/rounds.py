@@ -10,6 +10,22 @@ from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
 
 
+def _fresh_for_round(ctx: Ctx) -> dict[str, Any]:
+    """A player's per-round values as every round (the first included) starts them."""
+    return {
+        "grey_workers_next": 0,
+        "workers_placed": 0,
+        "builders_next_round": ctx.t.master_builders,
+        "passed_cards": False,
+        "bought": (),
+        "sold": (),
+        "craftsman_uses": {},
+        "bonus_craftsman": None,
+        "protected": False,
+        "reject_used": False,
+    }
+
+
 def new_game(ctx: Ctx, names: Sequence[str]) -> State:
     """PIL-SETUP-01..07: the standard setup; round 1 preparation awaits its reveals."""
     t = ctx.t
@@ -22,22 +38,13 @@ def new_game(ctx: Ctx, names: Sequence[str]) -> State:
             vp=t.start_vp,
             workers=t.workers,
             grey_workers=0,
-            grey_workers_next=0,
-            workers_placed=0,
             resource_cards=(),
             craftsmen=t.starting_craftsmen,
             resources=dict.fromkeys(RESOURCES, 0),
             owed={},
             advantages=(),
             master_builders=t.master_builders,
-            builders_next_round=t.master_builders,
-            passed_cards=False,
-            bought=(),
-            sold=(),
-            craftsman_uses={},
-            bonus_craftsman=None,
-            protected=False,
-            reject_used=False,
+            **_fresh_for_round(ctx),
         )
     supply = dict(t.cubes)
     market = {}
@@ -135,17 +142,8 @@ def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
         players[name] = evolve(
             p,
             grey_workers=p.grey_workers_next,
-            grey_workers_next=0,
-            workers_placed=0,
             master_builders=p.builders_next_round,
-            builders_next_round=t.master_builders,
-            passed_cards=False,
-            bought=(),
-            sold=(),
-            craftsman_uses={},
-            bonus_craftsman=None,
-            protected=False,
-            reject_used=False,
+            **_fresh_for_round(ctx),
         )
     return evolve(
         state,
