@@ -95,7 +95,7 @@ def log_page(path: Path, games: GameCache) -> tuple[str, Verdict]:
     verdict = validate_log(path, games, on_state=lambda record, state: seen.append((record, state)))
     title = f"{path.name}: {verdict.kind}"
     if verdict.game is None or not seen:
-        return _render(title, None, {}, [], _verdict_data(verdict)), verdict
+        return render(title, None, {}, [], _verdict_data(verdict)), verdict
     game = games.get(verdict.game, parse_header(*next(read_lines(path))).options)
     frames = [Frame("setup", 1, None, to_json(seen[0][1]))]
     for index, (record, state) in enumerate(seen[1:]):
@@ -113,7 +113,7 @@ def log_page(path: Path, games: GameCache) -> tuple[str, Verdict]:
     if verdict.fails():
         last_line = frames[-1].line or 0
         data["not_replayed"] = sum(1 for n in lines if n > last_line)
-    return _render(title, game.name, LAYOUTS[game.name](game), frames, data), verdict
+    return render(title, game.name, LAYOUTS[game.name](game), frames, data), verdict
 
 
 def _mark_log_failure(
@@ -156,11 +156,11 @@ def scenario_page(path: Path, games: GameCache) -> tuple[str, ScenarioResult]:
     data["failed"] = result.status != "pass"
     title = f"{path.name}: {result.status}"
     if result.game is None or not frames:
-        return _render(title, None, {}, [], data), result
+        return render(title, None, {}, [], data), result
     try:
         loaded = load_scenario(path)
     except BadScenario:  # it loaded a moment ago; a file changed under us is the user's
-        return _render(title, None, {}, [], data), result
+        return render(title, None, {}, [], data), result
     sc = loaded.scenario
     game = games.get(sc.game, sc.options)
     data["scenario"] = {
@@ -173,7 +173,7 @@ def scenario_page(path: Path, games: GameCache) -> tuple[str, ScenarioResult]:
     if sc.expect.illegal is not None and result.status == "pass":
         data["rule_id"] = sc.expect.illegal.rule
     frames = _mark_scenario(result, loaded, frames)
-    return _render(title, game.name, LAYOUTS[game.name](game), frames, data), result
+    return render(title, game.name, LAYOUTS[game.name](game), frames, data), result
 
 
 def _dropping_none(value: Any) -> Any:
@@ -212,7 +212,7 @@ def _script_json(value: Any) -> Markup:
     return Markup(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _render(
+def render(
     title: str,
     game: str | None,
     layout: dict[str, Any],

@@ -59,13 +59,12 @@ RENDERERS.milestones = function (st, L) {
   }
   const status = "phase " + st.phase + (st.current ? " · to act: " + st.current : "") +
     " · supply: " + counts(st.supply) + (st.end_trigger ? " · end: " + st.end_trigger : "");
-  out += label(pad, maxY + pad + 14, status, {"text-anchor": "start", "font-size": 11});
   const table = playerTable(["player", "loop", "coins", "goods", "VP"], seats.map((p) => {
     const ps = st.players[p];
     return [swatch(p, seats), loop(ps, L.loop, colour(p, seats)), el("span", {class: "coins"}, ps.coins),
       counts(ps.goods), el("span", {class: "vp"}, ps.vp)];
   }));
-  return {board: svg(maxX + pad + 10, maxY + pad + 22, out), players: table};
+  return {board: svg(maxX + pad + 10, maxY + pad, out), players: el("div", {class: "status"}, esc(status)) + table};
 };
 
 // A player's board: the loop of spaces in a ring, the workers on W1..W8 and the pawn.

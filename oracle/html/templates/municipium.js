@@ -51,11 +51,10 @@ RENDERERS.municipium = function (st, L) {
   }
   const status = "round " + st.round + " · phase " + st.phase + (st.current ? " · to act: " + st.current : "") +
     " · bag: " + counts(st.bag) + " · favours left " + st.favour_supply;
-  out += label(8, size + 6, status, {"text-anchor": "start", "font-size": 11});
   const table = playerTable(["player", "decurions", "favours", "citizens", "unplaced", "family cards"], seats.map((p) => {
     const ps = st.players[p];
     return [swatch(p, seats), el("span", {class: "decurions"}, ps.decurions), el("span", {class: "favours"}, ps.favours),
       counts(ps.citizens), ps.unplaced, esc(ps.family_cards.join(" ") || "-")];
   }));
-  return {board: svg(size, size + 14, out), players: table};
+  return {board: svg(size, size, out), players: el("div", {class: "status"}, esc(status)) + table};
 };

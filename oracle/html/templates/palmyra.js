@@ -48,11 +48,10 @@ RENDERERS.palmyra = function (st, L) {
   });
   const status = "phase " + st.phase + " · turn " + st.turn + (st.current ? " · to act: " + st.current : "") +
     " · bank " + st.bank + (st.emperor ? " · emperor: " + st.emperor : "") + (st.end ? " · end: " + st.end : "");
-  out += label(4, height + 14, status, {"text-anchor": "start", "font-size": 11});
   const table = playerTable(["player", "coins", "tiles in hand", "face down", "legion", "censor"], seats.map((p) => {
     const ps = st.players[p];
     return [swatch(p, seats), el("span", {class: "coins"}, ps.coins), esc(ps.supply.join(" ") || "-"),
       ps.face_down.length, esc(ps.legion), esc(ps.censor)];
   }));
-  return {board: svg(Math.max(width, 360), height + 20, out), players: table};
+  return {board: svg(Math.max(width, 360), height, out), players: el("div", {class: "status"}, esc(status)) + table};
 };

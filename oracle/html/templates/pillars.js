@@ -49,9 +49,8 @@ RENDERERS.pillars = function (st, L) {
   const status = "round " + st.round + "/" + L.rounds + " · " + st.phase + " · " + st.stage +
     " · start player " + st.start_player + (st.event ? " · event: " + st.event : "") +
     (st.drawn ? " · drawn builder: " + st.drawn : "") + (st.queue.length ? " · to act: " + st.queue[0] : "");
-  out += label(pad, y + 8, status, {"text-anchor": "start", "font-size": 12});
   const width = pad + cols * (boxW + pad);
-  const board = svg(width, y + 20, out);
+  const board = svg(width, y, out);
   const table = playerTable(
     ["player", "gold", "VP", "cubes", "craftsmen", "builders", "workers", "advantages"],
     seats.map((p) => {
@@ -62,7 +61,7 @@ RENDERERS.pillars = function (st, L) {
         esc(ps.workers + (ps.grey_workers ? " + " + ps.grey_workers + " grey" : "") + ", placed " + ps.workers_placed),
         esc(ps.advantages.join(", ") || "-")];
     }));
-  return {board: board, players: table};
+  return {board: board, players: el("div", {class: "status"}, esc(status)) + table};
 };
 
 const CUBE = {sand: "#e3d29b", wood: "#9c6b3c", stone: "#9aa0a6", metal: "#5b6770"};
