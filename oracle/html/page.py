@@ -45,7 +45,7 @@ class Frame:
     """One point of the replay: what happened and the reference state after it.
 
     ``mark`` is "" for an ordinary frame, "failing" where the verdict points, "expected"
-    where a scenario's step broke the rule it was meant to break.
+    where a scenario's step broke the rule it was meant to break; ``note`` says more.
     """
 
     title: str
@@ -53,6 +53,11 @@ class Frame:
     event: dict[str, Any] | None
     state: Any
     mark: str = ""
+    note: str = ""
+
+
+NOT_APPLIED = "not applied: the board shows the reference position it was tried in"
+BEFORE_STEP = "the board shows the reference position before this step"
 
 
 def state_changes(old: Any, new: Any, at: tuple[str, ...] = ()) -> list[list[Any]]:
@@ -94,9 +99,10 @@ def log_page(path: Path, games: GameCache) -> tuple[str, Verdict]:
     seen: list[tuple[EventRecord | None, Any]] = []
     verdict = validate_log(path, games, on_state=lambda record, state: seen.append((record, state)))
     title = f"{path.name}: {verdict.kind}"
-    if verdict.game is None or not seen:
+    if not seen:  # nothing replayed: no setup to draw
         return render(title, None, {}, [], _verdict_data(verdict)), verdict
-    game = games.get(verdict.game, parse_header(*next(read_lines(path))).options)
+    header = parse_header(*next(read_lines(path)))  # it was read once already: it is sound
+    game = games.get(header.game, header.options)
     frames = [Frame("setup", 1, None, to_json(seen[0][1]))]
     for index, (record, state) in enumerate(seen[1:]):
         if record is not None:
@@ -130,7 +136,7 @@ def _mark_log_failure(
     raw = lines.get(verdict.line)
     event = _without_claims(raw) if raw is not None else None
     title = _failing_title(verdict, raw)
-    return [*frames, Frame(title, verdict.line, event, last.state, "failing")]
+    return [*frames, Frame(title, verdict.line, event, last.state, "failing", NOT_APPLIED)]
 
 
 def _verdict_data(verdict: Verdict) -> dict[str, Any]:
@@ -201,8 +207,15 @@ def _mark_scenario(
     ):
         if result.line in lines:
             i = lines.index(result.line)
-            return [*frames, Frame(f"{what} {i}", result.line, events[i], last.state, "failing")]
+            failing = Frame(f"{what} {i}", result.line, events[i], last.state, "failing")
+            return [*frames, attrs.evolve(failing, note=BEFORE_STEP)]
     return [*frames[:-1], attrs.evolve(last, mark="failing")]
+
+
+def _frame_data(frame: Frame) -> dict[str, Any]:
+    """A frame as the page's script reads it (short keys: there may be thousands)."""
+    data = {"t": frame.title, "l": frame.line, "e": frame.event, "m": frame.mark}
+    return {**data, "n": frame.note} if frame.note else data
 
 
 def _script_json(value: Any) -> Markup:
@@ -231,7 +244,7 @@ def render(
     replay = {
         "game": game,
         "layout": layout,
-        "frames": [{"t": f.title, "l": f.line, "e": f.event, "m": f.mark} for f in frames],
+        "frames": [_frame_data(f) for f in frames],
         "start": start,
         "changes": changes,
         "verdict": verdict,

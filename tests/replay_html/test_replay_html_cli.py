@@ -132,3 +132,26 @@ def test_replay_of_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(tmp_path / "nope.jsonl"), "-o", "x.html"])
     assert result.exit_code == 2
     assert "no such file" in result.stderr
+
+
+def test_a_failing_scenario_marks_the_step_that_broke_the_wrong_rule(tmp_path: Path) -> None:
+    # PIL-ADV-08's step 1 (a plays Francis, whom a does not hold) breaks PIL-ADV-08; a
+    # scenario expecting another rule there fails at that step's line.
+    name = "PIL-ADV-08-tax-exemption-is-a-held-card.yaml"
+    text = (ROOT / "scenarios" / "pillars" / name).read_text(encoding="utf-8")
+    wrong = tmp_path / "wrong.yaml"
+    text = text.replace("    rule: PIL-ADV-08", "    rule: PIL-ADV-09")
+    wrong.write_text(text.replace("- PIL-ADV-08\n", "- PIL-ADV-08\n- PIL-ADV-09\n", 1))
+    out = tmp_path / "wrong.html"
+    result = runner.invoke(app, ["replay", str(wrong), "-o", str(out)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 1
+    data = _replay_data(out.read_text(encoding="utf-8"))
+    frames = data["frames"]
+    assert isinstance(frames, list)
+    assert [f["t"] for f in frames] == ["setup", "given state", "step 0", "step 1"]
+    assert frames[-1]["m"] == "failing"
+    assert frames[-1]["e"]["card"] == "francis"
+    verdict = data["verdict"]
+    assert isinstance(verdict, dict)
+    assert "broke PIL-ADV-08" in verdict["message"]

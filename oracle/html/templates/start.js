@@ -64,8 +64,7 @@
     item.scrollIntoView({block: "nearest"});
     slider.value = String(index);
     position.textContent = frame.t + " (" + (index + 1) + "/" + frames.length + ")";
-    const note = frame.m === "failing" && verdict.kind !== "divergent" && verdict.kind !== "incomplete"
-      ? "\n(not applied: the board shows the reference position before it)" : "";
+    const note = frame.n ? "\n(" + frame.n + ")" : "";
     here.textContent = frame.t + (frame.l === null ? "" : " (line " + frame.l + ")") +
       (frame.e ? ": " + JSON.stringify(frame.e) : "") + note;
     here.className = frame.m;
