@@ -129,10 +129,14 @@ def _mark_log_failure(
     if verdict.kind == "valid":
         return frames
     last = frames[-1]
-    if verdict.line is None or verdict.kind == "incomplete":
+    if verdict.kind == "incomplete":
+        note = "the log ends here, but the game is not over"
+        return [*frames[:-1], attrs.evolve(last, mark="failing", note=note)]
+    if verdict.line is None:  # a crash of ours, after the last event replayed
         return [*frames[:-1], attrs.evolve(last, mark="failing")]
     if last.line == verdict.line:
-        return [*frames[:-1], attrs.evolve(last, mark="failing")]
+        note = "applied: the board shows the reference position after it"
+        return [*frames[:-1], attrs.evolve(last, mark="failing", note=note)]
     raw = lines.get(verdict.line)
     event = _without_claims(raw) if raw is not None else None
     title = _failing_title(verdict, raw)
