@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,6 +39,11 @@ class ScenarioResult:
     placeholders: tuple[str, ...] = ()
 
 
+StepHook = Callable[[str, int | None, dict[str, Any] | None, Any], None]
+"""Called with (what, line, raw event or None, the reference state after it) at the setup,
+each given event, the given state and each step."""
+
+
 class _Outcome(Exception):
     def __init__(self, status: Status, reason: str, line: int | None = None) -> None:
         super().__init__(reason)
@@ -46,8 +52,9 @@ class _Outcome(Exception):
         self.line = line
 
 
-def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
-    """Run one scenario file; never raises for a bad file or a failing expectation."""
+def run_scenario(path: Path, games: GameCache, on_state: StepHook | None = None) -> ScenarioResult:
+    """Run one scenario file; never raises for a bad file or a failing expectation.
+    ``on_state`` sees each reference state on the way (the HTML replay draws them)."""
     try:
         loaded = load_scenario(path)
     except BadScenario as exc:
@@ -57,7 +64,7 @@ def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
     try:
         game = games.get(sc.game, sc.options)
         basis = _basis(game, sc.rules)
-        _run(loaded, game)
+        _run(loaded, game, on_state or _ignore)
     except _Outcome as out:
         return ScenarioResult(str(path), out.status, out.reason, line=out.line, **base)
     except BadOptions as exc:
@@ -82,15 +89,21 @@ def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(basis))
 
 
-def _run(loaded: LoadedScenario, game: Game) -> None:
+def _ignore(what: str, line: int | None, raw: dict[str, Any] | None, state: Any) -> None:
+    """The default step hook: nothing to do."""
+
+
+def _run(loaded: LoadedScenario, game: Game, on_state: StepHook) -> None:
     sc = loaded.scenario
     problem = player_names_ok(sc.players, game.min_players, game.max_players)
     if problem:
         raise _Outcome("error", f"players: {problem}")
     state = game.new_game(sc.players)
+    on_state("setup", None, None, state)
     for i, raw in enumerate(sc.given.events):
         line = _at(loaded.given_lines, i)
         state = _apply(game, state, raw, line, f"given event {i}", expected_rule=None)
+        on_state(f"given event {i}", line, raw, state)
     if sc.given.state:
         try:
             state = assign(game, state, sc.given.state)
@@ -99,11 +112,13 @@ def _run(loaded: LoadedScenario, game: Game) -> None:
         unsound = game.invariant_failures(state)
         if unsound:
             raise _Outcome("error", f"given state unsound: {'; '.join(unsound)}")
+        on_state("given state", None, None, state)
     illegal = sc.expect.illegal
     for i, raw in enumerate(sc.steps):
         line = _at(loaded.step_lines, i)
         expected = illegal.rule if illegal is not None and illegal.step == i else None
         state = _apply(game, state, raw, line, f"step {i}", expected_rule=expected)
+        on_state(f"step {i}", line, raw, state)
         if expected is not None:
             return
     _check_expect(loaded, game, state)
