@@ -41,8 +41,12 @@ class Session:
         )
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.errors: list[str] = []
-        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
-        threading.Thread(target=self._stderr, args=(self.proc.stderr,), daemon=True).start()
+        self.readers = [
+            threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True),
+            threading.Thread(target=self._stderr, args=(self.proc.stderr,), daemon=True),
+        ]
+        for reader in self.readers:
+            reader.start()
 
     def _read(self, stream: IO[bytes]) -> None:
         for line in iter(stream.readline, b""):
@@ -67,12 +71,16 @@ class Session:
         return json.loads(line)
 
     def close(self) -> int:
-        """Close stdin and wait; the exit code (the process is killed if it does not exit)."""
+        """Close stdin and wait; the exit code (the process is killed if it does not exit).
+        Its stderr is then all in ``errors``."""
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             self.proc.stdin.close()
         try:
-            return self.proc.wait(timeout=self.timeout)
+            code = self.proc.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
             raise
+        for reader in self.readers:
+            reader.join(timeout=self.timeout)
+        return code

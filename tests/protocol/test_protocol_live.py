@@ -14,6 +14,8 @@ command, e.g. ``RULES_ORACLE_SERVE="rules-oracle serve"``.
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,11 +42,24 @@ COUNTER = {  # a whole-number path of the first player, for set_state
 MAX_EVENTS = 20_000
 
 
+RELAY = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "node" / "relay.mjs"
+ROUTES = ["serve", "node relay in front of serve"]
+
+
+def engine_command(route: str, game: str) -> list[str]:
+    """serve itself, or the Node example adapter relaying to it faithfully."""
+    if route == "serve":
+        return serve_command(game)
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed (the Node adapter needs Node 18+)")
+    return ["node", str(RELAY), "--", *serve_command(game)]
+
+
 class Checked:
     """A session whose every request and response is validated against the schemas."""
 
-    def __init__(self, game: str) -> None:
-        self.session = Session(serve_command(game))
+    def __init__(self, command: list[str]) -> None:
+        self.session = Session(command)
 
     def ask(self, request: dict[str, Any]) -> Any:
         op = request["op"]
@@ -74,9 +89,10 @@ class Checked:
         )
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("game", game_names())
-def test_a_whole_session_through_every_op(game: str) -> None:
-    s = Checked(game)
+def test_a_whole_session_through_every_op(game: str, route: str) -> None:
+    s = Checked(engine_command(route, game))
     hello = s.ok({"op": "hello", "protocol": 1})
     assert game in hello["games"]
     assert {"state", "legal", "set_state", "next"} <= set(hello["capabilities"])
