@@ -16,18 +16,24 @@ TIMEOUT = 20.0
 """Seconds a test waits for one response before it calls the engine hung."""
 
 
+def rules_oracle(*args: str) -> list[str]:
+    """The ``rules-oracle`` command of this environment with ``args``. The environment
+    variable ``RULES_ORACLE`` may name another one, e.g. another checkout's."""
+    prefix = os.environ.get("RULES_ORACLE")
+    argv = shlex.split(prefix) if prefix else [sys.executable, "-m", "oracle"]
+    return [*argv, *args]
+
+
 def serve_command(*games: str) -> list[str]:
-    """``rules-oracle serve --game G ...`` from this environment (the env var
-    ``RULES_ORACLE_SERVE`` may name another command prefix, e.g. another checkout's)."""
-    prefix = os.environ.get("RULES_ORACLE_SERVE")
-    argv = shlex.split(prefix) if prefix else [sys.executable, "-m", "oracle", "serve"]
-    return argv + [arg for game in games for arg in ("--game", game)]
+    """``rules-oracle serve --game G ...``."""
+    return rules_oracle("serve", *[arg for game in games for arg in ("--game", game)])
 
 
 @cache
-def serve_available() -> bool:
-    """Whether ``rules-oracle serve`` exists here (it comes with the conformance kit)."""
-    done = subprocess.run([*serve_command(), "--help"], capture_output=True, timeout=60)
+def has_command(name: str) -> bool:
+    """Whether ``rules-oracle NAME`` exists here (serve and conform come with the
+    conformance kit)."""
+    done = subprocess.run(rules_oracle(name, "--help"), capture_output=True, timeout=60)
     return done.returncode == 0
 
 
