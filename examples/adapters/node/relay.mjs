@@ -206,6 +206,7 @@ function parseJSON(text) {
 }
 
 async function main() {
+  process.stdout.on("error", () => process.exit(0)); // the oracle has gone: nothing to answer
   const options = parseArgs(process.argv.slice(2));
   const engine = new Engine(options.engine);
   const relay = new Relay(options, engine);
