@@ -126,6 +126,20 @@ def test_accept_illegal_answers_ok_to_a_refused_event() -> None:
     s.close()
 
 
+def test_other_rule_names_another_rule_in_refusals() -> None:
+    s = started("--fault", "other-rule")
+    assert s.ask({"op": "apply", "event": ILLEGAL})["rule"] == "PIL-TURN-01"
+    two_events(s)
+    refused = s.ask({"op": "apply", "event": ILLEGAL})
+    assert refused == {
+        "ok": False,
+        "illegal": True,
+        "rule": "OTHER-RULE-01",
+        "message": "not your turn",
+    }
+    s.close()
+
+
 def test_drop_legal_leaves_out_the_last_event() -> None:
     s = started("--fault", "drop-legal")
     assert len(s.ask({"op": "legal"})["events"]) == 2

@@ -34,7 +34,10 @@ pytestmark = [
 
 
 def conform(
-    *relay_flags: str, parts: tuple[str, ...] = ("playout",), timeout: float = 10.0
+    *relay_flags: str,
+    parts: tuple[str, ...] = ("playout",),
+    timeout: float = 10.0,
+    extra: tuple[str, ...] = (),
 ) -> tuple[int, Any]:
     """Exit code and JSON report of one conform run against serve behind the relay."""
     relay = ["node", str(RELAY), *relay_flags, "--", *serve_command("pillars")]
@@ -55,6 +58,7 @@ def conform(
         str(timeout),
         "--format",
         "json",
+        *extra,
     )
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     return done.returncode, json.loads(done.stdout)
@@ -112,3 +116,14 @@ def test_an_accepted_illegal_event_is_found_by_the_probes() -> None:
     assert code == 1
     assert finding["kind"] == "accepted_illegal"
     assert finding["probe"] is not None
+
+
+def test_another_rule_id_is_a_soft_finding_unless_strict() -> None:
+    code, report = conform("--fault", "other-rule", parts=("playout", "probes"))
+    assert code == 0 and report["passed"] is True
+    soft = report["findings"]
+    assert soft and all(f["soft"] and f["their_rule"] == "OTHER-RULE-01" for f in soft)
+    code, report = conform(
+        "--fault", "other-rule", parts=("playout", "probes"), extra=("--strict-rules",)
+    )
+    assert code == 1 and report["passed"] is False

@@ -19,6 +19,7 @@ const FAULTS = {
   "refuse-legal": "refuse an event (of --type) as illegal without passing it on",
   "accept-illegal": "answer ok to an event (of --type) the engine refuses",
   "drop-legal": "leave the last event out of each legal answer",
+  "other-rule": "name another rule id (OTHER-RULE-01) in each refusal",
   "garbage": "answer with a line that is not JSON",
   "wrong-shape": "answer with a JSON object of the wrong shape",
   "hang": "stop answering (but stay alive)",
@@ -179,6 +180,9 @@ class Relay {
     }
     if (op === "apply" && fault === "accept-illegal" && response.illegal === true) {
       return this.hits(request.event) ? { ok: true } : null;
+    }
+    if (op === "apply" && fault === "other-rule" && this.active && response.illegal === true) {
+      return { ...response, rule: "OTHER-RULE-01" };
     }
     if (op === "state" && fault === "lie-state" && this.active && response.ok === true) {
       const values = { ...response.values };
