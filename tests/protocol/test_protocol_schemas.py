@@ -303,3 +303,20 @@ def test_any_request_dispatches_on_op(op: str) -> None:
         assert problems("request", {k: v for k, v in full.items() if k != key})
     else:
         assert problems("request", {"op": op}) == []
+
+
+def test_the_session_in_protocol_md_validates() -> None:
+    """Every request and response of the documented session fits its schema."""
+    text = (SCHEMAS.parents[1] / "protocol.md").read_text(encoding="utf-8")
+    session = text.split("## A session", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    lines = session.strip().splitlines()
+    assert len(lines) >= 20 and len(lines) % 2 == 0
+    ops = set()
+    for request_line, response_line in zip(lines[::2], lines[1::2], strict=True):
+        assert request_line.startswith("→ ") and response_line.startswith("← ")
+        request, response = json.loads(request_line[2:]), json.loads(response_line[2:])
+        op = request["op"]
+        ops.add(op)
+        assert problems("request", request) == [] and problems(f"{op}-request", request) == []
+        assert problems(f"{op}-response", response) == [], (request, response)
+    assert ops == set(OPS)
