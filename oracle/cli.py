@@ -23,6 +23,8 @@ from oracle.report import (
     scenario_json,
     scenario_text,
     scenarios_junit,
+    scenarios_report,
+    validate_report,
     verdict_json,
     verdict_text,
     verdicts_junit,
@@ -160,7 +162,9 @@ def validate(
             elif at is not None and verdict.kind != "malformed":
                 typer.echo(f"  (the log has fewer than {at} events that replayed)")
     if fmt is Format.json:
-        typer.echo(json.dumps([verdict_json(v) for v in verdicts], indent=1))
+        typer.echo(
+            json.dumps(validate_report([verdict_json(v) for v in verdicts], strict), indent=1)
+        )
     elif fmt is Format.junit:
         typer.echo(verdicts_junit(verdicts, strict))
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
@@ -188,7 +192,7 @@ def scenarios(
             )
     results = run_all(targets, GameCache(_profile(profile)), game)
     if fmt is Format.json:
-        typer.echo(json.dumps([scenario_json(r) for r in results], indent=1))
+        typer.echo(json.dumps(scenarios_report([scenario_json(r) for r in results]), indent=1))
     elif fmt is Format.junit:
         typer.echo(scenarios_junit(results))
     else:

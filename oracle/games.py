@@ -26,12 +26,15 @@ class GameCache:
         self._profile = dict(profile or {})
         self._options = dict(options or {})
 
-    def get(self, name: str, options: Mapping[str, Any]) -> Game:
-        """The rule set for ``name`` with ``options``; the CLI profile wins over the file's.
+    def get(
+        self, name: str, options: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+    ) -> Game:
+        """The rule set for ``name`` with ``options``; the CLI options and profile win over
+        the file's, and ``extra`` options over both.
 
         Raises BadOptions for an unknown game or bad options.
         """
-        merged = {**options, **self._options}
+        merged = {**options, **self._options, **(extra or {})}
         if self._profile:
             embedded = merged.get("profile") or {}
             merged["profile"] = (

@@ -33,9 +33,9 @@ def verdict_text(v: Verdict) -> str:
         lines.append(
             f"  {d.path}: claimed {json.dumps(d.claimed)}, reference {json.dumps(d.reference)}"
         )
-    if v.placeholders and v.kind != "malformed":
+    if (v.placeholders or v.placeholder_rules) and v.kind != "malformed":
         if v.kind == "illegal":
-            lines.append("  this verdict rests on unconfirmed values: " + "; ".join(v.placeholders))
+            lines.append("  this verdict rests on unconfirmed values: " + _basis_text(v))
         else:
             lines.append(
                 "  placeholder data in force (unconfirmed values; replace with --profile): "
@@ -44,12 +44,64 @@ def verdict_text(v: Verdict) -> str:
     return "\n".join(lines)
 
 
+def _basis_text(item: Verdict | ScenarioResult) -> str:
+    """The unconfirmed rules and data values a verdict or result rests on, in words."""
+    rules = [f"rule {rule_id} is a placeholder" for rule_id in item.placeholder_rules]
+    return "; ".join(rules + [f"data {key} is a placeholder" for key in item.placeholders])
+
+
 def verdict_json(v: Verdict) -> dict[str, Any]:
     """A verdict as a JSON object (the state is included only when asked for with --at)."""
     data: dict[str, Any] = CONVERTER.unstructure(v)
     if v.state_at is None:
         data.pop("state_at")
     return data
+
+
+REPORT_FORMAT = "rules-oracle-report"
+REPORT_VERSION = 1
+"""The JSON reports' version (docs/schemas/report-*.schema.json): raised on any change
+that could break a reader."""
+VERDICT_STATUSES = ("valid", "incomplete", "malformed", "illegal", "divergent", "internal_error")
+SCENARIO_STATUSES = ("pass", "fail", "error", "internal_error")
+_SHARED_NAMES = {"log": "file", "path": "file", "kind": "status", "reason": "message"}
+"""Verdicts and scenario results use the same names in reports: file, status, message."""
+
+
+def json_report(
+    command: str, items: list[dict[str, Any]], statuses: tuple[str, ...], failing: set[str]
+) -> dict[str, Any]:
+    """A JSON report: format, version, command, a summary (counts by status) and results."""
+    results = [{_SHARED_NAMES.get(k, k): value for k, value in item.items()} for item in items]
+    counts = {status: 0 for status in statuses}
+    for result in results:
+        counts[result["status"]] = counts.get(result["status"], 0) + 1
+    failed = sum(n for status, n in counts.items() if status in failing)
+    return {
+        "format": REPORT_FORMAT,
+        "version": REPORT_VERSION,
+        "command": command,
+        "summary": {
+            "total": len(results),
+            "passed": len(results) - failed,
+            "failed": failed,
+            "by_status": counts,
+        },
+        "results": results,
+    }
+
+
+def validate_report(items: list[dict[str, Any]], strict: bool) -> dict[str, Any]:
+    """The JSON report of ``validate``: verdicts as ``verdict_json`` gives them."""
+    failing = {"malformed", "illegal", "divergent", "internal_error"}
+    return json_report(
+        "validate", items, VERDICT_STATUSES, failing | ({"incomplete"} if strict else set())
+    )
+
+
+def scenarios_report(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON report of ``scenarios``: results as ``scenario_json`` gives them."""
+    return json_report("scenarios", items, SCENARIO_STATUSES, {"fail", "error", "internal_error"})
 
 
 def scenario_text(r: ScenarioResult) -> str:
@@ -61,8 +113,8 @@ def scenario_text(r: ScenarioResult) -> str:
     text = f"{label} {r.id or '?'} ({where})"
     if r.reason:
         text += f": {r.reason}"
-    if r.status == "pass" and r.placeholders:
-        text += f" [rests on placeholders: {'; '.join(r.placeholders)}]"
+    if r.status == "pass" and (r.placeholders or r.placeholder_rules):
+        text += f" [rests on placeholders: {_basis_text(r)}]"
     return text
 
 

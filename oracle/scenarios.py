@@ -11,7 +11,7 @@ import attrs
 from oracle.formats.converter import assign, json_equal, structure_event, to_json
 from oracle.formats.scenario import BadScenario, ExpectedLegal, LoadedScenario, load_scenario
 from oracle.games import GameCache
-from oracle.rulebook import find_rule, placeholder_basis
+from oracle.rulebook import find_rule, placeholder_keys
 from reference.core import paths
 from reference.core.errors import (
     BadOptions,
@@ -36,6 +36,17 @@ class ScenarioResult:
     rules: tuple[str, ...] = ()
     line: int | None = None
     placeholders: tuple[str, ...] = ()
+    placeholder_rules: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The reason, by the name verdicts and JSON reports use."""
+        return self.reason
+
+    @property
+    def file(self) -> str:
+        """The scenario file, by the name verdicts and JSON reports use."""
+        return self.path
 
 
 class _Outcome(Exception):
@@ -56,7 +67,7 @@ def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
     base: dict[str, Any] = {"id": sc.id, "game": sc.game, "rules": sc.rules}
     try:
         game = games.get(sc.game, sc.options)
-        basis = _basis(game, sc.rules)
+        basis, placeholder_rules = _basis(game, sc.rules)
         _run(loaded, game)
     except _Outcome as out:
         return ScenarioResult(str(path), out.status, out.reason, line=out.line, **base)
@@ -69,17 +80,23 @@ def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
             f"({Path(where.filename).name}:{where.lineno})"
         )
         return ScenarioResult(str(path), "internal_error", reason, **base)
-    return ScenarioResult(str(path), "pass", "", placeholders=basis, **base)
+    return ScenarioResult(
+        str(path), "pass", "", placeholders=basis, placeholder_rules=placeholder_rules, **base
+    )
 
 
-def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[str, ...]:
-    basis: list[str] = []
+def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The placeholder data keys and the placeholder rules the cited rules rest on."""
+    keys: list[str] = []
+    placeholder_rules: list[str] = []
     for rule_id in rule_ids:
         rule = find_rule(game, rule_id)
         if rule is None:
             raise _Outcome("error", f"cites {rule_id}, which is in no {game.name} catalogue")
-        basis += placeholder_basis(game, rule)
-    return tuple(dict.fromkeys(basis))
+        keys += placeholder_keys(game, rule)
+        if rule.status == "placeholder":
+            placeholder_rules.append(rule.id)
+    return tuple(dict.fromkeys(keys)), tuple(placeholder_rules)
 
 
 def _run(loaded: LoadedScenario, game: Game) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,13 +53,13 @@ def validate_events(
         "players": list(players),
         "options": dict(options or {}),
     }
-    records = _records(header, events)
-    return validate_records(name, records, GameCache(profile), at)
+    given = list(events)
+    return validate_records(name, lambda: _records(header, given), GameCache(profile), at)
 
 
 def _records(
-    header: dict[str, Any], events: Iterable[Mapping[str, Any]]
-) -> Iterable[tuple[int, dict[str, Any]]]:
+    header: dict[str, Any], events: list[Mapping[str, Any]]
+) -> Iterator[tuple[int, dict[str, Any]]]:
     yield 1, header
     for number, event in enumerate(events, start=2):
         if not isinstance(event, Mapping):
