@@ -41,7 +41,37 @@ def verdict_text(v: Verdict) -> str:
                 "  placeholder data in force (unconfirmed values; replace with --profile): "
                 + ", ".join(v.placeholders)
             )
-    return "\n".join(lines)
+    return "\n".join(lines + _teaching_lines(v))
+
+
+_STATUS_WORDS = {
+    "rulebook": "the rulebook says so",
+    "seed": "from the seed documents",
+    "secondary": "from a secondary source, not the rulebook",
+    "ruling": "our ruling, where the sources are silent",
+    "placeholder": "a placeholder nobody has confirmed",
+}
+
+
+def _teaching_lines(v: Verdict) -> list[str]:
+    """What would have been legal: the rule's standing, the option that allows the event,
+    and the events that were legal there."""
+    lines = []
+    if v.rule_status:
+        lines.append(f"  rule status: {v.rule_status} ({_STATUS_WORDS.get(v.rule_status, '?')})")
+    if v.legal_under:
+        setting = ", ".join(f"{k}={json.dumps(value)}" for k, value in v.legal_under.items())
+        lines.append(f"  legal with option {setting} (checked by replaying the log with it)")
+    if v.legal_count is not None:
+        actor = "chance outcomes due" if v.to_act == "chance" else f"legal for {v.to_act}"
+        if v.legal_count == 0:
+            lines.append("  nothing was legal there")
+        elif v.legal_count <= len(v.legal):
+            lines.append(f"  {actor} there ({v.legal_count}):")
+        else:
+            lines.append(f"  {actor} there: {v.legal_count}, for example:")
+        lines += [f"    {json.dumps(event)}" for event in v.legal]
+    return lines
 
 
 def _basis_text(item: Verdict | ScenarioResult) -> str:
