@@ -36,6 +36,7 @@ from reference.core.datafile import load_profile_file
 from reference.core.errors import BadOptions
 from reference.core.game import Game, player_names_ok
 from reference.registry import game_names, make_game
+from rules_oracle import SCENARIOS_DIR, __version__
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -43,8 +44,28 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Rules-compliance oracle for Pillars of the Earth, Milestones, Palmyra, Municipium.",
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"rules-oracle {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Rules-compliance oracle for Pillars of the Earth, Milestones, Palmyra, Municipium."""
 
 
 class Format(StrEnum):
@@ -78,7 +99,7 @@ def _profile(path: Path | None) -> dict[str, Any]:
 
 def _default_scenarios_dir() -> Path:
     here = Path.cwd() / "scenarios"
-    return here if here.is_dir() else Path(__file__).resolve().parent.parent / "scenarios"
+    return here if here.is_dir() else SCENARIOS_DIR
 
 
 @app.command()
@@ -108,7 +129,10 @@ def play(
     problem = player_names_ok(names, rules.min_players, rules.max_players)
     if problem or players > len(PLAYER_NAMES):
         _usage(problem or f"at most {len(PLAYER_NAMES)} players")
-    lines = list(play_lines(rules, names, seed, opts))
+    try:
+        lines = list(play_lines(rules, names, seed, opts))
+    except BadOptions as exc:  # e.g. a profile whose values cannot make a setup
+        _usage(exc.message)
     text = "\n".join(lines) + "\n"
     if output is None:
         sys.stdout.write(text)
@@ -117,6 +141,19 @@ def play(
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
             _usage(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def _json_object(flag: str, text: str | None) -> dict[str, Any]:
+    """A command-line JSON object (None gives {}); anything else is a usage error."""
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _usage(f"{flag} is not JSON: {exc.msg}")
+    if not isinstance(value, dict):
+        _usage(f"{flag} must be a JSON object")
+    return value
 
 
 def _log_files(paths: list[Path]) -> list[Path]:
@@ -142,11 +179,15 @@ def validate(
     ] = None,
     strict: Annotated[bool, typer.Option(help="An incomplete log fails too.")] = False,
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(help="Game options as a JSON object, over each log header's own."),
+    ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log."""
     if at is not None and at < 0:
         _usage("--at counts events from 0 (the setup)")
-    games = GameCache(_profile(profile))
+    games = GameCache(_profile(profile), _json_object("--options", options))
     failed = internal = False
     verdicts = []
     for path in _log_files(logs):
