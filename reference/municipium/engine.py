@@ -34,7 +34,7 @@ from reference.municipium.events import (
     TavernPull,
     UseBaths,
 )
-from reference.municipium.invariants import invariant_failures
+from reference.municipium.invariants import field_refill_failures, invariant_failures
 from reference.municipium.options import MunicipiumOptions
 from reference.municipium.rules_flow import bag_size, member_tag
 from reference.municipium.state import Institution, PlayerState, State, evolve
@@ -326,6 +326,11 @@ class Municipium:
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of ``state`` (see invariants.py)."""
         return invariant_failures(self.tables, state)
+
+    def position_failures(self, state: State) -> list[str]:
+        """Why a hand-written position could not arise in play: the invariants, and every
+        field refilled while its supply lasts (see invariants.field_refill_failures)."""
+        return invariant_failures(self.tables, state) + field_refill_failures(self.tables, state)
 
 
 def check_event_handlers() -> list[str]:
