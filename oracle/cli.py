@@ -6,6 +6,7 @@ file); 3 internal error in rules-oracle (our bug, never the user's).
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 import traceback
@@ -262,12 +263,10 @@ def _catalogues(game_filter: str | None = None) -> list[tuple[Catalogue, Game | 
     return found
 
 
-def _citing(scenarios_dir: Path) -> dict[str, list[str]]:
+def _citing(folders: list[Path]) -> dict[str, list[str]]:
     """Rule id -> ids of the scenarios that cite it (unreadable files are skipped)."""
     cites: dict[str, list[str]] = {}
-    if not scenarios_dir.exists():
-        return cites
-    for path in scenario_files([scenarios_dir]):
+    for path in scenario_files(folders):
         try:
             sc = load_scenario(path).scenario
         except BadScenario:
@@ -279,22 +278,43 @@ def _citing(scenarios_dir: Path) -> dict[str, list[str]]:
 
 @app.command()
 def explain(
-    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04.")],
-    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04 (any case).")],
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Scenario files or folders to search (default: all).", show_default=False
+        ),
+    ] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
 ) -> None:
     """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
+    known: list[str] = []
     for catalogue, rules in _catalogues():
-        rule = catalogue.get(rule_id)
+        known += catalogue.ids()
+        rule = catalogue.get(rule_id) or catalogue.get(rule_id.upper())
         if rule is not None:
             typer.echo(_explain_text(rule, rules, catalogue.game))
-            folder = scenarios_dir or _default_scenarios_dir()
-            if not folder.is_dir():
-                typer.echo(f"scenarios: no scenarios folder at {folder} (use --scenarios-dir)")
+            folders = _scenario_folders(paths, scenarios_dir)
+            if folders is None:
+                typer.echo("scenarios: no scenarios folder here (name the files or folders)")
                 raise typer.Exit(EXIT_OK)
-            cited = _citing(folder).get(rule_id, [])
+            cited = _citing(folders).get(rule.id, [])
             typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
             raise typer.Exit(EXIT_OK)
-    _usage(f"no rule {rule_id!r} in any catalogue")
+    close = difflib.get_close_matches(rule_id.upper(), known, n=3, cutoff=0.6)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    _usage(f"no rule {rule_id!r} in any catalogue{hint}")
+
+
+def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> list[Path] | None:
+    """The scenario files or folders named, or the default folder; None if there is none."""
+    if paths:
+        for path in paths:
+            if not path.exists():
+                _usage(f"no such file or folder: {path}")
+        return paths
+    folder = scenarios_dir or _default_scenarios_dir()
+    return [folder] if folder.is_dir() else None
 
 
 def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
@@ -324,17 +344,21 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
 
 @app.command()
 def coverage(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Scenario files or folders (default: all).", show_default=False),
+    ] = None,
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
-    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
     fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
 ) -> None:
     """Which scenarios cite each rule, and the rules none cites."""
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
-    folder = scenarios_dir or _default_scenarios_dir()
-    if not folder.is_dir():
-        _usage(f"no scenarios folder at {folder}: run from the repository or use --scenarios-dir")
-    cites = _citing(folder)
+    folders = _scenario_folders(paths, scenarios_dir)
+    if folders is None:
+        _usage("no scenarios folder here: name the scenario files or folders")
+    cites = _citing(folders)
     report: dict[str, Any] = {}
     for catalogue, _ in _catalogues(game):
         rows = {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}

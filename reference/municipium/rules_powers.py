@@ -27,7 +27,12 @@ from reference.municipium.rules_flow import (
     with_institution,
     with_player,
 )
-from reference.municipium.rules_turn import expect_institution, expect_phase
+from reference.municipium.rules_turn import (
+    expect_family,
+    expect_institution,
+    expect_kind,
+    expect_phase,
+)
 from reference.municipium.state import State, evolve
 from reference.municipium.tables import FAVOUR, KINDS, Tables
 
@@ -50,10 +55,9 @@ def end_power(t: Tables, state: State, event: EndPower) -> State:
 def tavern_pull(t: Tables, state: State, event: TavernPull) -> State:
     """MUN-TAVERN-01: move one or more members of one family from one institution (not the
     tavern) to the tavern; any family, the user's own or another's."""
-    expect_power(state, "tavern")
     expect_institution(event.origin)
-    if event.family not in state.players:
-        raise RuleViolation("MUN-TAVERN-01", f"there is no family {event.family!r}")
+    expect_family(state, event.family, "family")
+    expect_power(state, "tavern")
     if event.origin == "tavern":
         raise RuleViolation("MUN-TAVERN-01", "members are pulled from another institution")
     family = state.players[event.family]
@@ -138,11 +142,13 @@ def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
 
 def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) -> State:
     """MUN-FORUM-01: take one citizen of one's choice from another family."""
+    expect_family(state, event.victim, "victim")
+    expect_kind(event.kind)
     expect_power(state, "forum")
-    if event.victim not in state.players or event.victim == event.player:
+    if event.victim == event.player:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim!r} is not another family")
     victim = state.players[event.victim]
-    if event.kind not in KINDS or victim.citizens[event.kind] == 0:
+    if victim.citizens[event.kind] == 0:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim} holds no {event.kind} citizen")
     victim = evolve(victim, citizens=add(victim.citizens, event.kind, -1))
     state = gain_citizens(with_player(state, event.victim, victim), event.player, event.kind)
