@@ -285,6 +285,7 @@ class Municipium:
         if state.phase == "over":
             # CORE-END-01: once the game has ended no event is accepted.
             raise RuleViolation("CORE-END-01", "the game is over; no further events are allowed")
+        turn.expect_known_names(state, event)  # an unknown name is malformed (MUN-BOARD-01)
         # MUN-TURN-01: only the player to act (or chance, for a draw) may make the event.
         check_actor(self, state, event, "MUN-TURN-01")
         new_state = handler(self.tables, state, event)

@@ -27,12 +27,7 @@ from reference.municipium.rules_flow import (
     with_institution,
     with_player,
 )
-from reference.municipium.rules_turn import (
-    expect_family,
-    expect_institution,
-    expect_kind,
-    expect_phase,
-)
+from reference.municipium.rules_turn import expect_institution, expect_phase
 from reference.municipium.state import State, evolve
 from reference.municipium.tables import FAVOUR, KINDS, Tables
 
@@ -55,9 +50,8 @@ def end_power(t: Tables, state: State, event: EndPower) -> State:
 def tavern_pull(t: Tables, state: State, event: TavernPull) -> State:
     """MUN-TAVERN-01: move one or more members of one family from one institution (not the
     tavern) to the tavern; any family, the user's own or another's."""
-    expect_institution(event.origin)
-    expect_family(state, event.family, "family")
     expect_power(state, "tavern")
+    expect_institution(event.origin)
     if event.origin == "tavern":
         raise RuleViolation("MUN-TAVERN-01", "members are pulled from another institution")
     family = state.players[event.family]
@@ -142,8 +136,6 @@ def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
 
 def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) -> State:
     """MUN-FORUM-01: take one citizen of one's choice from another family."""
-    expect_family(state, event.victim, "victim")
-    expect_kind(event.kind)
     expect_power(state, "forum")
     if event.victim == event.player:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim!r} is not another family")

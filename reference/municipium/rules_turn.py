@@ -59,6 +59,24 @@ def expect_kind(kind: str) -> None:
         )
 
 
+def expect_known_names(state: State, event: Any) -> None:
+    """Every name an event gives (institutions, citizen kinds, families) names something in
+    this game; else the event is malformed, before any rule is judged (even whose turn)."""
+    for field in ("institution", "origin", "destination"):
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            expect_institution(value)
+    for value in getattr(event, "path", ()):
+        expect_institution(value)
+    kind = getattr(event, "kind", None)
+    if isinstance(kind, str):
+        expect_kind(kind)
+    for field in ("family", "victim"):
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            expect_family(state, value, field)
+
+
 def expect_family(state: State, name: str, field: str) -> None:
     """A family of this game; any other name is a malformed event."""
     if name not in state.players:
@@ -73,7 +91,6 @@ def expect_family(state: State, name: str, field: str) -> None:
 
 def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
     """A citizen comes out of the bag and goes where the draw was made for."""
-    expect_kind(event.kind)
     expect_phase(state, "setup", "draw")
     # MUN-BAG-01: a drawn citizen is one still in the bag.
     if state.bag[event.kind] == 0:
