@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import sys
+import time
 import traceback
 from enum import StrEnum
 from pathlib import Path
@@ -186,6 +187,7 @@ def validate(
     ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log."""
+    started = time.monotonic()
     if at is not None and at < 0:
         _usage("--at counts events from 0 (the setup)")
     games = GameCache(_profile(profile), _json_object("--options", options))
@@ -208,7 +210,7 @@ def validate(
             json.dumps(validate_report([verdict_json(v) for v in verdicts], strict), indent=1)
         )
     elif fmt is Format.junit:
-        typer.echo(verdicts_junit(verdicts, strict))
+        typer.echo(verdicts_junit(verdicts, strict, time.monotonic() - started))
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
 
@@ -222,6 +224,7 @@ def scenarios(
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
 ) -> None:
     """Run scenario files: pass or fail each, with the reason."""
+    started = time.monotonic()
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
     targets = paths or [_default_scenarios_dir()]
@@ -236,7 +239,7 @@ def scenarios(
     if fmt is Format.json:
         typer.echo(json.dumps(scenarios_report([scenario_json(r) for r in results]), indent=1))
     elif fmt is Format.junit:
-        typer.echo(scenarios_junit(results))
+        typer.echo(scenarios_junit(results, time.monotonic() - started))
     else:
         for r in results:
             typer.echo(scenario_text(r))

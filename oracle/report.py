@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import socket
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from typing import Any
 
 from oracle.formats.converter import CONVERTER
@@ -154,42 +156,55 @@ def scenario_json(r: ScenarioResult) -> dict[str, Any]:
     return data
 
 
-def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
-    """A JUnit XML report: one test case per (name, class, failure kind or None, message)."""
-    failures = sum(1 for _, _, kind, _ in cases if kind == "failure")
-    errors = sum(1 for _, _, kind, _ in cases if kind == "error")
+JunitCase = tuple[str, str, str | None, str, str]
+"""(name, class name, ``failure``/``error`` or None, failure type, message)."""
+
+
+def junit(suite: str, cases: list[JunitCase], elapsed: float = 0.0) -> str:
+    """A JUnit XML report (the Jenkins xUnit schema, tests/junit/junit-10.xsd): one test
+    case per (name, class, failure element or None, failure type, message), with the run's
+    time in seconds, when it ran (UTC) and on which host."""
+    failures = sum(1 for case in cases if case[2] == "failure")
+    errors = sum(1 for case in cases if case[2] == "error")
     root = ET.Element(
         "testsuite",
         name=suite,
         tests=str(len(cases)),
         failures=str(failures),
         errors=str(errors),
+        skipped="0",
+        time=f"{max(elapsed, 0.0):.3f}",
+        timestamp=datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="seconds"),
+        hostname=socket.gethostname(),
     )
-    for name, classname, kind, message in cases:
+    for name, classname, element, kind, message in cases:
         case = ET.SubElement(root, "testcase", name=name, classname=classname)
-        if kind is not None:
-            node = ET.SubElement(case, kind, message=message.splitlines()[0] if message else "")
+        if element is not None:
+            first = message.splitlines()[0] if message else ""
+            node = ET.SubElement(case, element, message=first, type=kind)
             node.text = message
     return ET.tostring(root, encoding="unicode")
 
 
-def verdicts_junit(verdicts: list[Verdict], strict: bool) -> str:
-    """Validation verdicts as JUnit: a failing verdict is a failure, our bug an error."""
-    cases = []
+def verdicts_junit(verdicts: list[Verdict], strict: bool, elapsed: float = 0.0) -> str:
+    """Validation verdicts as JUnit: a failing verdict is a failure (its type the verdict:
+    illegal, divergent, malformed, incomplete), our bug an error."""
+    cases: list[JunitCase] = []
     for v in verdicts:
-        kind = None
+        element = None
         if v.kind == "internal_error":
-            kind = "error"
+            element = "error"
         elif v.fails(strict):
-            kind = "failure"
-        cases.append((v.log, v.game or "log", kind, verdict_text(v)))
-    return junit("rules-oracle validate", cases)
+            element = "failure"
+        cases.append((v.log, v.game or "log", element, v.kind, verdict_text(v)))
+    return junit("rules-oracle validate", cases, elapsed)
 
 
-def scenarios_junit(results: list[ScenarioResult]) -> str:
+def scenarios_junit(results: list[ScenarioResult], elapsed: float = 0.0) -> str:
     """Scenario results as JUnit: fail is a failure, a broken file or our bug an error."""
-    kinds = {"pass": None, "fail": "failure", "error": "error", "internal_error": "error"}
-    cases = [
-        (r.id or r.path, r.game or "scenario", kinds[r.status], scenario_text(r)) for r in results
+    elements = {"pass": None, "fail": "failure", "error": "error", "internal_error": "error"}
+    cases: list[JunitCase] = [
+        (r.id or r.path, r.game or "scenario", elements[r.status], r.status, scenario_text(r))
+        for r in results
     ]
-    return junit("rules-oracle scenarios", cases)
+    return junit("rules-oracle scenarios", cases, elapsed)
