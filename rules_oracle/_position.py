@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -133,7 +134,7 @@ class Position:
         )
 
     def __hash__(self) -> int:
-        return hash(self._state)
+        return hash((self._rules.name, json.dumps(self.to_json(), sort_keys=True)))
 
     @property
     def rules(self) -> Rules:
