@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from oracle.formats.converter import CONVERTER
-from oracle.replay import Verdict
+from oracle.replay import FAILING, Verdict
 from oracle.scenarios import ScenarioResult
 
 
@@ -125,10 +125,8 @@ def json_report(
 
 def validate_report(items: list[dict[str, Any]], strict: bool) -> dict[str, Any]:
     """The JSON report of ``validate``: verdicts as ``verdict_json`` gives them."""
-    failing = {"malformed", "illegal", "divergent", "internal_error"}
-    return json_report(
-        "validate", items, VERDICT_STATUSES, failing | ({"incomplete"} if strict else set())
-    )
+    failing = set(FAILING) | ({"incomplete"} if strict else set())
+    return json_report("validate", items, VERDICT_STATUSES, failing)
 
 
 def scenarios_report(items: list[dict[str, Any]]) -> dict[str, Any]:
