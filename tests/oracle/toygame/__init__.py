@@ -13,14 +13,27 @@ from typing import Any, ClassVar
 
 import attrs
 
-from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
-from reference.core.game import CHANCE, Result, check_actor
-from reference.core.options import load_rules_and_data, read_options
+from reference.core.datafile import DataSet
+from reference.core.errors import BadOptions, RuleViolation
+from reference.core.game import CHANCE, Event, Result
+from reference.core.ruleset import Handler, RuleSet
 
 
 @attrs.frozen
 class Options:
     goal: int = 10
+
+
+@attrs.frozen
+class Tables:
+    faces: tuple[int, ...]
+
+
+def read_tables(data: DataSet) -> Tables:
+    faces = data.value("dice.faces")
+    if not isinstance(faces, list) or not all(isinstance(f, int) and f > 0 for f in faces):
+        raise BadOptions("dice.faces must be a list of positive whole numbers")
+    return Tables(tuple(faces))
 
 
 @attrs.frozen
@@ -56,59 +69,67 @@ class Bank:
     player: str
 
 
-class ToyGame:
+def current(state: State) -> str:
+    return state.order[state.turn % len(state.order)]
+
+
+def roll(t: Tables, state: State, event: Roll) -> State:
+    # TOY-ROLL-01: a roll shows one of the die's faces.
+    if event.value not in t.faces:
+        raise RuleViolation("TOY-ROLL-01", f"the die has no face {event.value}")
+    return attrs.evolve(state, roll=event.value)
+
+
+def advance(t: Tables, state: State, event: Advance) -> State:
+    # TOY-MOVE-01: a player advances exactly the number rolled.
+    if event.steps != state.roll:
+        raise RuleViolation("TOY-MOVE-01", f"rolled {state.roll}, not {event.steps}")
+    me = state.players[event.player]
+    return end_turn(state, attrs.evolve(me, position=me.position + event.steps))
+
+
+def bank(t: Tables, state: State, event: Bank) -> State:
+    me = state.players[event.player]
+    return end_turn(state, attrs.evolve(me, coins=me.coins + 1))
+
+
+def end_turn(state: State, me: PlayerState) -> State:
+    players = {**state.players, current(state): me}
+    return attrs.evolve(state, players=players, turn=state.turn + 1, roll=None)
+
+
+HANDLERS: dict[type[Event], Handler[Tables, State]] = {Roll: roll, Advance: advance, Bank: bank}
+
+
+class ToyGame(RuleSet[Options, Tables, State, Event]):
     name = "toy"
+    turn_rule = "TOY-TURN-01"
+    package_dir = Path(__file__).parent
     min_players = 2
     max_players = 4
-    event_types: tuple[type[Any], ...] = (Roll, Advance, Bank)
+    options_type = Options
+    event_types: tuple[type[Event], ...] = (Roll, Advance, Bank)
     state_type = State
+    handlers = HANDLERS
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
-        self.options, profile = read_options(options, Options)
-        self.catalogue, self.data = load_rules_and_data(Path(__file__).parent, profile)
-        faces = self.data.value("dice.faces")
-        if not isinstance(faces, list) or not all(isinstance(f, int) and f > 0 for f in faces):
-            raise BadOptions("dice.faces must be a list of positive whole numbers")
-        self.faces: tuple[int, ...] = tuple(faces)
+    def read_tables(self, data: DataSet, options: Options) -> Tables:
+        return read_tables(data)
 
-    def new_game(self, players: Sequence[str]) -> State:
+    def setup(self, players: Sequence[str]) -> State:
         return State({p: PlayerState() for p in players}, tuple(players))
 
-    def current(self, state: State) -> str:
-        return state.order[state.turn % len(state.order)]
-
     def to_act(self, state: State) -> str:
-        return CHANCE if state.roll is None else self.current(state)
+        return CHANCE if state.roll is None else current(state)
 
-    def chance_outcomes(self, state: State) -> list[tuple[Any, float]]:
-        return [(Roll(f), 1 / len(self.faces)) for f in sorted(set(self.faces))]
+    def chance_outcomes(self, state: State) -> list[tuple[Event, float]]:
+        faces = self.tables.faces
+        return [(Roll(f), 1 / len(faces)) for f in sorted(set(faces))]
 
-    def legal_events(self, state: State) -> list[Any]:
+    def legal_events(self, state: State) -> list[Event]:
         if state.roll is None:
             return [e for e, _ in self.chance_outcomes(state)]
-        who = self.current(state)
+        who = current(state)
         return [Advance(who, state.roll), Bank(who)]
-
-    def apply(self, state: State, event: Any) -> State:
-        check_actor(self, state, event, "TOY-TURN-01")
-        if isinstance(event, Roll):
-            # TOY-ROLL-01: a roll shows one of the die's faces.
-            if event.value not in self.faces:
-                raise RuleViolation("TOY-ROLL-01", f"the die has no face {event.value}")
-            return attrs.evolve(state, roll=event.value)
-        who = self.current(state)
-        me = state.players[who]
-        if isinstance(event, Advance):
-            # TOY-MOVE-01: a player advances exactly the number rolled.
-            if event.steps != state.roll:
-                raise RuleViolation("TOY-MOVE-01", f"rolled {state.roll}, not {event.steps}")
-            me = attrs.evolve(me, position=me.position + event.steps)
-        elif isinstance(event, Bank):
-            me = attrs.evolve(me, coins=me.coins + 1)
-        else:
-            raise MalformedEvent(f"not a toy event: {event!r}")
-        players = {**state.players, who: me}
-        return attrs.evolve(state, players=players, turn=state.turn + 1, roll=None)
 
     def is_over(self, state: State) -> bool:
         return any(p.position >= self.options.goal for p in state.players.values())
