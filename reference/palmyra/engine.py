@@ -87,8 +87,11 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         """What the last invariant check found, for this rule set only."""
 
     def read_tables(self, data: DataSet, options: PalmyraOptions) -> Config:
-        """The typed tables (PAL data keys) with the options."""
-        return Config(read_tables(data), options)
+        """The typed tables (PAL data keys) with the options; data that cannot set up even
+        the fewest players is refused here, when the game is made."""
+        cfg = Config(read_tables(data), options)
+        rules_setup.starting_kits(cfg, 1 if cfg.solo else 2)
+        return cfg
 
     def setup(self, players: Sequence[str]) -> State:
         """City centre, pieces in it, seat kits dealt by chance (PAL-SETUP-*)."""
