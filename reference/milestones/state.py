@@ -8,7 +8,16 @@ import attrs
 
 from reference.core.evolve import evolve as evolve
 from reference.core.state import StateInvariantError, not_negative
-from reference.milestones.names import GOODS, KINDS, LEFT, LOOP, PHASES, RIGHT, WORKER_SPACES
+from reference.milestones.names import (
+    GOODS,
+    KINDS,
+    LEFT,
+    LOOP,
+    PHASES,
+    RIGHT,
+    WORKER_SPACES,
+    Phase,
+)
 
 
 def _goods_keys(_: Any, attribute: attrs.Attribute[Any], value: dict[str, int]) -> None:
@@ -86,7 +95,7 @@ class MainBoard:
 class State:
     """A whole game position."""
 
-    phase: str = attrs.field(validator=attrs.validators.in_(PHASES))
+    phase: Phase = attrs.field(validator=attrs.validators.in_(PHASES))
     """setup (chance lays out tiles), draft, turns, over."""
     players: dict[str, PlayerState]
     """By player name, in seat order (the first is the start player)."""

@@ -8,12 +8,15 @@ Paths a log may claim (see docs/games/municipium.md):
 
 from __future__ import annotations
 
+from typing import Literal
+
 import attrs
 
 from reference.core.evolve import evolve as evolve
 from reference.core.state import counts_not_negative, not_negative
 
-PHASES: tuple[str, ...] = (
+Phase = Literal["setup", "placement", "move", "reveal", "prefect", "draw", "place", "power", "over"]
+PHASES: tuple[Phase, ...] = (
     "setup",  # chance: a citizen is drawn for a citizen field before placement
     "placement",  # a player places one family member
     "move",  # the active player moves members, or activates a card (ending the move step)
@@ -64,7 +67,7 @@ class Institution:
 class State:
     """A whole position of Municipium."""
 
-    phase: str = attrs.field(validator=attrs.validators.in_(PHASES))
+    phase: Phase = attrs.field(validator=attrs.validators.in_(PHASES))
     current: str
     """The active player (the placer during placement)."""
     round: int = attrs.field(validator=not_negative)

@@ -7,13 +7,38 @@ Paths a log or scenario can read or set, for example:
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import attrs
 
 from reference.core.evolve import evolve as evolve
 from reference.core.state import counts_not_negative, not_negative
 
-PHASES = ("prepare", "cards", "builders", "actions", "over")
+Phase = Literal["prepare", "cards", "builders", "actions", "over"]
 """Round phases: preparation (reveals), Phase I, Phase II, Phase III, and game over."""
+PHASES: tuple[Phase, ...] = get_args(Phase)
+Stage = Literal[
+    "advantages",
+    "craftsmen",
+    "resource_cards",
+    "choose",
+    "draw",
+    "review",
+    "decide",
+    "place_passed",
+    "event",
+    "thomas",
+    "division",
+    "archbishop",
+    "bishop",
+    "tax",
+    "tax_exemption",
+    "shiring",
+    "market",
+    "cathedral",
+    "over",
+]
+"""The step inside a phase awaiting an event (docs/games/pillars.md)."""
 
 
 @attrs.frozen
@@ -70,8 +95,8 @@ class State:
     """Player names in seat (clockwise) order."""
     players: dict[str, PlayerState]
     round: int
-    phase: str
-    stage: str
+    phase: Phase
+    stage: Stage
     """The step inside the phase awaiting an event (see docs/games/pillars.md)."""
     start_player: str
     queue: tuple[str, ...]
