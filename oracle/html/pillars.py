@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.game import Game
-from reference.pillars.flow import make_ctx
-from reference.pillars.tables import MARKET_RESOURCES, RESOURCES, read_tables
+from reference.pillars.engine import Pillars
+from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
 
 
 def layout(game: Game) -> dict[str, Any]:
     """Locations in board order with their spaces (capacities come from ``board.*``), the
     resources, the cost marker's start and the number of rounds."""
-    tables = read_tables(game.data)
-    ctx = make_ctx(tables, game.options)
+    if not isinstance(game, Pillars):
+        raise TypeError(f"a Pillars layout needs the Pillars rules, not {game.name}")
+    ctx = game.tables
+    tables = ctx.t
     return {
         "locations": [{"name": name, "spaces": list(spaces)} for name, spaces in ctx.locations],
         "resources": list(RESOURCES),

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import attrs
+from typing_extensions import TypeVar
 
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
@@ -40,8 +41,18 @@ class Result:
     winners: tuple[str, ...]
 
 
-class Game(Protocol):
-    """What the oracle needs from an engine; see docs/engine-contract.md."""
+S = TypeVar("S", default=Any)
+"""A game's state class (a bare ``Game`` is a game of any state class)."""
+E = TypeVar("E", default=Any)
+"""A game's event classes (their union)."""
+
+
+class Game(Protocol[S, E]):
+    """What the oracle needs from an engine; see docs/engine-contract.md.
+
+    Generic in the game's state class ``S`` and event classes ``E``; a bare ``Game`` (as the
+    oracle uses it, for any game) leaves both open.
+    """
 
     # Read-only properties, so a frozen attrs engine class satisfies the protocol too.
     @property
@@ -57,11 +68,11 @@ class Game(Protocol):
         """Most players the game takes."""
 
     @property
-    def event_types(self) -> tuple[type[Any], ...]:
+    def event_types(self) -> tuple[type[E], ...]:
         """Every event class the game accepts; each has a unique ClassVar ``type``."""
 
     @property
-    def state_type(self) -> type[Any]:
+    def state_type(self) -> type[S]:
         """The class of the game's states."""
 
     @property
@@ -73,35 +84,35 @@ class Game(Protocol):
         """The data tables in force (edition defaults, overridden by any profile)."""
 
     @property
-    def options(self) -> Any:
+    def options(self) -> object:
         """The game's own frozen options object."""
 
-    def new_game(self, players: Sequence[str]) -> Any:
+    def new_game(self, players: Sequence[str]) -> S:
         """The standard setup for these player names, in seat order."""
 
-    def to_act(self, state: Any) -> str:
+    def to_act(self, state: S) -> str:
         """The name of the player who decides next, or ``CHANCE``."""
 
-    def legal_events(self, state: Any) -> list[Any]:
+    def legal_events(self, state: S) -> list[E]:
         """Every legal event here, in a stable order (for CHANCE: every outcome)."""
 
-    def chance_outcomes(self, state: Any) -> list[tuple[Any, float]]:
+    def chance_outcomes(self, state: S) -> list[tuple[E, float]]:
         """For a CHANCE node: each outcome with its probability (they sum to 1)."""
 
-    def apply(self, state: Any, event: Any) -> Any:
+    def apply(self, state: S, event: E) -> S:
         """The state after ``event``. Raises RuleViolation (with a catalogue id) if illegal."""
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         """Whether the game has ended."""
 
-    def result(self, state: Any) -> Result:
+    def result(self, state: S) -> Result:
         """Scores and winners of a finished game."""
 
-    def invariant_failures(self, state: Any) -> list[str]:
+    def invariant_failures(self, state: S) -> list[str]:
         """Every broken invariant of ``state`` (empty when sound). Cheap: runs every step."""
 
 
-def step(game: Game, state: Any, event: Any) -> Any:
+def step(game: Game[S, E], state: S, event: E) -> S:
     """Apply ``event`` and check every invariant of the result.
 
     Raises:
@@ -120,7 +131,7 @@ def step(game: Game, state: Any, event: Any) -> Any:
     return new_state
 
 
-def check_actor(game: Game, state: Any, event: Any, rule_id: str) -> None:
+def check_actor(game: Game[S, E], state: S, event: E, rule_id: str) -> None:
     """Shared turn-order rule: a player event must come from the player to act; a chance
     outcome only when chance acts. ``rule_id`` is the game's own catalogue id for it."""
     actor = game.to_act(state)

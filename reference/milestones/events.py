@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import attrs
 
+from reference.core.game import Event
 from reference.milestones.names import GOODS
 
 
@@ -184,4 +185,4 @@ ACTIONS: tuple[type, ...] = (
     CoverWorker,
     EndTurn,
 )
-EVENT_TYPES: tuple[type, ...] = CHANCE_EVENTS + ACTIONS
+EVENT_TYPES: tuple[type[Event], ...] = CHANCE_EVENTS + ACTIONS

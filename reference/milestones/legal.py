@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
+from reference.core.game import CHANCE
 from reference.milestones.board import edge
 from reference.milestones.common import can_pay, uncovered
 from reference.milestones.events import (
@@ -32,6 +33,7 @@ from reference.milestones.names import (
     ITEMS,
     KINDS,
     MILL,
+    OVER,
     SETUP,
     TILE_SPACES,
     TRADING_HOUSE,
@@ -50,8 +52,32 @@ from reference.milestones.state import MainBoard, PlayerState, State
 from reference.milestones.tables import Tables
 
 
+def to_act(tables: Tables, state: State) -> str:
+    """The player to act, CHANCE for a reveal or draw, or "" when the game is over."""
+    if state.phase == OVER:
+        return ""
+    if state.phase == SETUP or state.refill_due:
+        return CHANCE
+    return state.current
+
+
+def legal_events(tables: Tables, state: State) -> list[Any]:
+    """Every legal event here, in a stable order."""
+    if state.phase == OVER:
+        return []
+    if to_act(tables, state) == CHANCE:
+        return [event for event, _ in _chance_outcomes(tables, state)]
+    return player_events(tables, state)
+
+
 def chance_outcomes(tables: Tables, state: State) -> list[tuple[Any, float]]:
     """Each chance outcome with its probability (empty when a player acts)."""
+    if to_act(tables, state) != CHANCE:
+        return []
+    return _chance_outcomes(tables, state)
+
+
+def _chance_outcomes(tables: Tables, state: State) -> list[tuple[Any, float]]:
     if state.phase == SETUP:
         bush = next_bush(tables, state)
         if bush is not None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
-from reference.milestones.common import put_player, require_turn, uncovered
+from reference.core.state import added, next_seat, taken
+from reference.milestones.common import require_turn, uncovered, with_player
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
 from reference.milestones.names import (
     CASTLE,
@@ -88,13 +89,11 @@ def move(tables: Tables, state: State, event: Move) -> State:
     amount = min(amount, state.supply[good]) if amount else 0
     supply = state.supply
     if amount:
-        supply = dict(supply)
-        supply[good] -= amount
+        supply = taken(supply, {good: amount})
         if good == COIN:
             player = evolve(player, position=landing, coins=player.coins + amount)
         else:
-            goods = dict(player.goods)
-            goods[good] += amount
+            goods = added(player.goods, {good: amount})
             player = evolve(player, position=landing, goods=goods)
     else:
         player = evolve(player, position=landing)
@@ -128,8 +127,7 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
     player = state.players[event.player]
     if event.item not in ITEMS:
         raise RuleViolation("MIL-CASTLE-02", f"{event.item!r} is not a good or a coin")
-    supply = dict(state.supply)
-    supply[event.item] += 1
+    supply = added(state.supply, {event.item: 1})
     if event.item == COIN:
         if player.coins < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no coin to give back")
@@ -137,11 +135,10 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
     else:
         if player.goods[event.item] < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no {event.item}")
-        goods = dict(player.goods)
-        goods[event.item] -= 1
+        goods = taken(player.goods, {event.item: 1})
         player = evolve(player, goods=goods)
     state = evolve(state, supply=supply, returns_due=state.returns_due - 1)
-    return put_player(state, event.player, player)
+    return with_player(state, event.player, player)
 
 
 def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
@@ -155,10 +152,9 @@ def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
         raise RuleViolation("MIL-CASTLE-03", f"{event.space} holds no uncovered worker")
     workers = dict(player.workers)
     workers[event.space] = evolve(worker, covered=True)
-    supply = dict(state.supply)
-    supply["cover_tiles"] -= 1
+    supply = taken(state.supply, {"cover_tiles": 1})
     state = evolve(state, supply=supply, cover_due=False)
-    return put_player(state, event.player, evolve(player, workers=workers))
+    return with_player(state, event.player, evolve(player, workers=workers))
 
 
 def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
@@ -170,8 +166,7 @@ def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
             "MIL-TURN-02", f"{event.player} has made {state.moves_made} of the two moves"
         )
     state = leave_space(tables, state)
-    seats = list(state.players)
-    following = seats[(seats.index(event.player) + 1) % len(seats)]
+    following = next_seat(list(state.players), event.player)
     # MIL-END-03: after the triggering turn every other player has one more turn, then the end.
     if state.end_trigger is not None and following == state.end_trigger:
         return final_scoring(tables, evolve(state, refill_due=False))

@@ -7,19 +7,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from reference.core.options import load_rules_and_data, read_options
 from reference.municipium.engine import Municipium
 from reference.municipium.options import MunicipiumOptions
-from reference.municipium.tables import read_tables
 
 __all__ = ["Municipium", "MunicipiumOptions", "make"]
 
 
-def make(options: dict[str, Any]) -> Municipium:
+def make(options: Mapping[str, Any]) -> Municipium:
     """The Municipium rule set for these options (``profile`` replaces data values)."""
-    parsed, profile = read_options(options, MunicipiumOptions)
-    catalogue, data = load_rules_and_data(Path(__file__).parent, profile)
-    return Municipium(options=parsed, catalogue=catalogue, data=data, tables=read_tables(data))
+    return Municipium(options)

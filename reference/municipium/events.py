@@ -7,6 +7,8 @@ from typing import ClassVar
 
 import attrs
 
+from reference.core.game import Event
+
 TOKEN_ORDER: tuple[str, ...] = ("soldier", "advocate", "merchant", "priest", "favour")
 """The order a basilica exchange lists its tokens in (citizen kinds, then favours)."""
 
@@ -187,7 +189,7 @@ class RelocateMember:
     wreathed: bool = False
 
 
-EVENT_TYPES: tuple[type[object], ...] = (
+EVENT_TYPES: tuple[type[Event], ...] = (
     DrawCitizen,
     RevealCard,
     PlaceMember,

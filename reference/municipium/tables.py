@@ -6,12 +6,10 @@ a profile value of the wrong shape raises ``BadOptions`` naming the key.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
+from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.errors import BadOptions
 
 INSTITUTIONS: tuple[str, ...] = (
     "temple",
@@ -72,112 +70,74 @@ class Tables:
     """The family card ids, sorted (what each family holds, face up or spent)."""
 
 
-def _bad(key: str, why: str) -> BadOptions:
-    return BadOptions(f"data value {key}: {why}")
-
-
-def _int(data: DataSet, key: str, low: int, high: int | None = None) -> int:
-    value = data.value(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise _bad(key, f"must be a whole number of at least {low}, not {value!r}")
-    if high is not None and value > high:
-        raise _bad(key, f"must be at most {high}, not {value}")
-    return value
-
-
 def _institutions(data: DataSet) -> tuple[tuple[str, ...], dict[str, str], tuple[str, ...]]:
     key = "board.institutions"
-    raw = data.value(key)
-    if not isinstance(raw, dict) or set(raw) != set(INSTITUTIONS):
-        raise _bad(key, f"must map exactly the institutions {', '.join(INSTITUTIONS)}")
+    raw = tb.record(key, data.value(key), INSTITUTIONS)
     numbers: dict[str, int] = {}
     home: dict[str, str] = {}
     rooms: list[str] = []
     for name, item in raw.items():
-        if not isinstance(item, dict) or set(item) != {"number", "home", "meeting_room"}:
-            raise _bad(key, f"{name} needs exactly number, home and meeting_room")
-        if not isinstance(item["number"], int) or item["home"] not in KINDS:
-            raise _bad(key, f"{name}: number must be an integer, home one of {KINDS}")
-        if not isinstance(item["meeting_room"], bool):
-            raise _bad(key, f"{name}: meeting_room must be true or false")
-        numbers[name] = item["number"]
-        home[name] = item["home"]
-        if item["meeting_room"]:
+        spec = tb.record(f"{key}.{name}", item, ("number", "home", "meeting_room"))
+        numbers[name] = tb.whole(f"{key}.{name}.number", spec["number"], 0, len(INSTITUTIONS) - 1)
+        home[name] = tb.choice(f"{key}.{name}.home", spec["home"], KINDS)
+        if tb.flag(f"{key}.{name}.meeting_room", spec["meeting_room"]):
             rooms.append(name)
     if sorted(numbers.values()) != list(range(len(INSTITUTIONS))):
-        raise _bad(key, "institution numbers must be 0 to 6, each once")
+        raise tb.bad(key, "institution numbers 0 to 6, each once", numbers)
     if len(rooms) < 2:
-        raise _bad(key, "at least two institutions need a meeting room (the prefect moves)")
+        raise tb.bad(key, "at least two meeting rooms (the prefect moves)", rooms)
     if "temple" in rooms:
-        raise _bad(key, "the temple has no meeting room (its power is the temple order)")
+        raise tb.bad(key, "no meeting room in the temple (its power is the temple order)", rooms)
     order = tuple(sorted(numbers, key=numbers.__getitem__))
     return order, home, tuple(n for n in order if n in rooms)
 
 
 def _roads(data: DataSet, order: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     key = "board.roads"
-    raw = data.value(key)
-    if not isinstance(raw, list):
-        raise _bad(key, "must be a list of [institution, institution] pairs")
     near: dict[str, set[str]] = {name: set() for name in order}
-    for pair in raw:
-        if (
-            not isinstance(pair, list)
-            or len(pair) != 2
-            or not all(p in near for p in pair)
-            or pair[0] == pair[1]
-        ):
-            raise _bad(key, f"bad road {pair!r}: two different institution names")
-        near[pair[0]].add(pair[1])
-        near[pair[1]].add(pair[0])
+    for i, pair in enumerate(tb.items(key, data.value(key))):
+        ends = tb.names(f"{key}[{i}]", pair, order)
+        if len(ends) != 2 or ends[0] == ends[1]:
+            raise tb.bad(f"{key}[{i}]", "two different institution names", pair)
+        near[ends[0]].add(ends[1])
+        near[ends[1]].add(ends[0])
     rank = {name: i for i, name in enumerate(order)}
     return {n: tuple(sorted(near[n], key=rank.__getitem__)) for n in order}
 
 
-def _card(key: str, raw: Any, rooms: tuple[str, ...]) -> Card:
-    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"]:
-        raise _bad(key, f"each card needs an id: {raw!r}")
-    cid = raw["id"]
-    kind = raw.get("kind")
-    name = str(raw.get("name", cid))
+def _card(key: str, raw: object, rooms: tuple[str, ...]) -> Card:
+    spec = tb.record(key, raw, ("id", "kind"), ("name", "target", "draws", "institutions"))
+    cid = tb.text(f"{key}.id", spec["id"])
+    kind = tb.choice(f"{key}.kind", spec["kind"], CARD_KINDS)
+    name = tb.text(f"{key}.name", spec.get("name", cid))
+    fields = {"prefect": "target", "citizen": "draws", "power": "institutions"}
+    tb.record(key, raw, ("id", "kind", fields[kind]), ("name",))
     if kind == "prefect":
-        target = raw.get("target")
-        if set(raw) - {"id", "name", "kind", "target"} or not (
-            target == "choose" or target in rooms
-        ):
-            raise _bad(key, f"card {cid}: a prefect card has a target (a meeting room or choose)")
-        return Card(cid, name, kind, target=str(target))
+        target = tb.choice(f"{key}.target", spec["target"], (*rooms, "choose"))
+        return Card(cid, name, kind, target=target)
     if kind == "citizen":
-        draws = raw.get("draws")
-        if set(raw) - {"id", "name", "kind", "draws"} or not isinstance(draws, int) or draws < 1:
-            raise _bad(key, f"card {cid}: a citizen card has draws, a whole number >= 1")
-        return Card(cid, name, kind, draws=draws)
-    if kind == "power":
-        names = raw.get("institutions")
-        if set(raw) - {"id", "name", "kind", "institutions"}:
-            raise _bad(key, f"card {cid}: a power card has only id, name, kind, institutions")
-        if names == "all":
-            return Card(cid, name, kind, institutions=INSTITUTIONS)
-        if names == "leading":
-            return Card(cid, name, kind, institutions=("leading",))
-        if not isinstance(names, list) or not names or not all(n in INSTITUTIONS for n in names):
-            raise _bad(key, f"card {cid}: institutions is all, leading or a list of names")
-        return Card(cid, name, kind, institutions=tuple(names))
-    raise _bad(key, f"card {cid}: kind must be one of {CARD_KINDS}")
+        # A card draws at most the whole bag's worth of one kind; 20 is far beyond it.
+        return Card(cid, name, kind, draws=tb.whole(f"{key}.draws", spec["draws"], 1, 20))
+    names = spec["institutions"]
+    if names == "all":
+        return Card(cid, name, kind, institutions=INSTITUTIONS)
+    if names == "leading":
+        return Card(cid, name, kind, institutions=("leading",))
+    chosen = tb.names(f"{key}.institutions", names, INSTITUTIONS)
+    if not chosen:
+        raise tb.bad(f"{key}.institutions", "all, leading or a list of institutions", names)
+    return Card(cid, name, kind, institutions=chosen)
 
 
 def _cards(
     data: DataSet, key: str, rooms: tuple[str, ...], order: tuple[str, ...]
 ) -> dict[str, Card]:
-    raw = data.value(key)
-    if not isinstance(raw, list) or not raw:
-        raise _bad(key, "must be a non-empty list of cards")
     cards: dict[str, Card] = {}
     rank = {name: i for i, name in enumerate(order)}
-    for item in raw:
-        card = _card(key, item, rooms)
+    for i, item in enumerate(tb.items(key, data.value(key), nonempty=True)):
+        card = _card(f"{key}[{i}]", item, rooms)
         if card.id in cards:
-            raise _bad(key, f"card id {card.id} appears twice")
+            raise tb.bad(f"{key}[{i}].id", "an id no other card has", card.id)
         if card.institutions and card.institutions != ("leading",):
             # MUN-POWER-02: several institutions activate in ascending number.
             ordered = tuple(sorted(set(card.institutions), key=rank.__getitem__))
@@ -189,29 +149,28 @@ def _cards(
 def read_tables(data: DataSet) -> Tables:
     """Check every data value the rules use and gather them; a bad value raises BadOptions."""
     order, home, rooms = _institutions(data)
-    start = data.value("board.prefect_start")
-    if start not in rooms:
-        raise _bad("board.prefect_start", "must be an institution with a meeting room")
+    start = tb.choice("board.prefect_start", data.value("board.prefect_start"), rooms)
     homes_of = {k: tuple(n for n in order if home[n] == k) for k in KINDS}
     for kind, places in homes_of.items():
         if not places:
-            raise _bad("board.institutions", f"no institution is home to the {kind}s")
+            raise tb.bad("board.institutions", f"an institution home to the {kind}s", home)
     common = _cards(data, "cards.common_cards", rooms, order)
     family = _cards(data, "cards.family_cards", rooms, order)
+
     return Tables(
         order=order,
         home=home,
         meeting_rooms=rooms,
         homes_of=homes_of,
         neighbours=_roads(data, order),
-        prefect_start=str(start),
-        citizens_per_kind=_int(data, "components.citizens_per_kind", 3),
-        favours=_int(data, "components.favours", len(rooms)),
-        wreaths=_int(data, "components.wreaths", 0),
-        members=_int(data, "components.members_per_family", 1),
-        field_min_players=_int(data, "components.citizen_field_min_players", 2),
-        decurions_to_end=_int(data, "components.decurions_to_end", 1),
-        basilica_size=_int(data, "components.basilica_exchange_size", 1, high=10),
+        prefect_start=start,
+        citizens_per_kind=tb.whole_at(data, "components.citizens_per_kind", 3, 99),
+        favours=tb.whole_at(data, "components.favours", len(rooms), 99),
+        wreaths=tb.whole_at(data, "components.wreaths", 0, 99),
+        members=tb.whole_at(data, "components.members_per_family", 1, 20),
+        field_min_players=tb.whole_at(data, "components.citizen_field_min_players", 2, 99),
+        decurions_to_end=tb.whole_at(data, "components.decurions_to_end", 1, 99),
+        basilica_size=tb.whole_at(data, "components.basilica_exchange_size", 1, high=10),
         common_cards=common,
         family_cards=family,
         common_ids=tuple(sorted(common)),

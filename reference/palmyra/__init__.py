@@ -6,27 +6,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from reference.core.options import load_rules_and_data, read_options
-from reference.palmyra.engine import PalmyraGame
-from reference.palmyra.options import PalmyraOptions
-from reference.palmyra.tables import Config, read_tables
-
-PACKAGE_DIR = Path(__file__).resolve().parent
+from reference.palmyra.engine import PACKAGE_DIR, PalmyraGame
 
 
-def make(options: dict[str, Any]) -> PalmyraGame:
+def make(options: Mapping[str, Any]) -> PalmyraGame:
     """The Palmyra rule set for these options (``profile`` replaces data values)."""
-    parsed, profile = read_options(options, PalmyraOptions)
-    catalogue, data = load_rules_and_data(PACKAGE_DIR, profile)
-    return PalmyraGame(
-        options=parsed,
-        catalogue=catalogue,
-        data=data,
-        cfg=Config(read_tables(data), parsed),
-    )
+    return PalmyraGame(options)
 
 
-__all__ = ["PalmyraGame", "make"]
+__all__ = ["PACKAGE_DIR", "PalmyraGame", "make"]

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
-from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
-from reference.core.game import Result, check_actor, player_names_ok
+from reference.core.errors import RuleViolation
+from reference.core.game import Event, Result
+from reference.core.ruleset import Handler, RuleSet
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
-from reference.pillars.flow import Ctx, over_limit
+from reference.pillars.flow import Ctx, make_ctx, over_limit
 from reference.pillars.invariants import invariant_failures
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
+from reference.pillars.tables import read_tables
 
 PACKAGE_DIR = Path(__file__).parent
 
-Handler = Callable[[Ctx, State, Any], State]
-
-HANDLERS: dict[type[Any], Handler] = {
+HANDLERS: dict[type[Event], Handler[Ctx, State]] = {
     ev.RevealAdvantages: rules_cards.reveal_advantages,
     ev.RevealCraftsmen: rules_cards.reveal_craftsmen,
     ev.RevealResourceCards: rules_cards.reveal_resource_cards,
@@ -45,77 +42,43 @@ HANDLERS: dict[type[Any], Handler] = {
     ev.EndCathedral: rules_actions.end_cathedral,
     ev.ReturnResources: rules_actions.return_resources,
 }
-"""Every event class and its handler (a test checks the dispatch is complete)."""
+"""One handler per event class (a contract test checks the two lists match)."""
 
 
-class Pillars:
-    """The Pillars of the Earth base game for 2-4 players, configured by options and data."""
+class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
+    """The Pillars of the Earth base game for 2-4 players, configured by options and data.
+
+    ``tables`` is the rule set in force (``Ctx``: the data tables ``t``, the options ``o``
+    and the board's spaces), what every handler gets first.
+    """
 
     name = "pillars"
+    turn_rule = "PIL-TURN-01"
+    package_dir = PACKAGE_DIR
     min_players = 2
     max_players = 4
-    event_types: tuple[type[Any], ...] = ev.EVENT_TYPES
-    state_type: type[Any] = State
+    options_type = PillarsOptions
+    event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
+    state_type = State
+    handlers = HANDLERS
+    legal_rules = legal
+    setup_rules = rounds
 
-    def __init__(
-        self, options: PillarsOptions, catalogue: Catalogue, data: DataSet, ctx: Ctx
-    ) -> None:
-        self.options = options
-        self.catalogue = catalogue
-        self.data = data
-        self.ctx = ctx
+    def read_tables(self, data: DataSet, options: PillarsOptions) -> Ctx:
+        """The typed tables (PIL data keys) with the options and the board's spaces."""
+        return make_ctx(read_tables(data), options)
 
-    def new_game(self, players: Sequence[str]) -> State:
-        """The standard setup, seat order = ``players``, the first player starts.
-
-        >>> from reference.pillars import make
-        >>> make({}).new_game(["red", "blue"]).players["blue"].gold
-        21
-        """
-        problem = player_names_ok(players, self.min_players, self.max_players)
-        if problem:
-            raise BadOptions(problem)
-        return rounds.new_game(self.ctx, players)
-
-    def to_act(self, state: State) -> str:
-        """The player to decide next, or CHANCE."""
-        return legal.to_act(self.ctx, state)
-
-    def legal_events(self, state: State) -> list[Any]:
-        """Every legal event here, in a stable order."""
-        return legal.legal_events(self.ctx, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[Any, float]]:
-        """Each chance outcome with its probability."""
-        return legal.chance_outcomes(self.ctx, state)
-
-    def apply(self, state: State, event: Any) -> State:
-        """The state after ``event``.
-
-        Raises:
-            MalformedEvent: not a Pillars event.
-            RuleViolation: the event breaks a rule here (with its catalogue id).
-        """
-        handler = HANDLERS.get(type(event))
-        if handler is None:
-            known = ", ".join(t.type for t in self.event_types)
-            raise MalformedEvent(f"not a pillars event: {event!r} (known types: {known})")
-        # CORE-END-01: once the game has ended (PIL-ROUND-06) no event is accepted.
-        if state.phase == "over":
-            raise RuleViolation("CORE-END-01", "the game is over after the last round")
-        # PIL-TURN-01: only the player to act (or chance, for a chance outcome) may act.
-        check_actor(self, state, event, "PIL-TURN-01")
-        # PIL-CRAFT-01: a player over the craftsman limit discards before anything else;
-        # to_act names them whatever the stage, so nothing but the discard is accepted.
-        over = over_limit(self.ctx, state)
+    def before_event(self, state: State, event: Event) -> None:
+        """PIL-CRAFT-01: a player over the craftsman limit discards before anything else;
+        to_act names them whatever the stage, so nothing but the discard is accepted."""
+        over = over_limit(self.tables, state)
         if over is not None and not isinstance(event, ev.DiscardCraftsman):
             raise RuleViolation(
                 "PIL-CRAFT-01", f"{over} holds more craftsmen than allowed and must discard first"
             )
-        return handler(self.ctx, state, event)
 
     def is_over(self, state: State) -> bool:
-        """Whether the last round has ended."""
+        """Whether the last round has ended (PIL-ROUND-06)."""
         return state.phase == "over"
 
     def result(self, state: State) -> Result:
@@ -129,4 +92,4 @@ class Pillars:
 
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of ``state``."""
-        return invariant_failures(self.ctx, state)
+        return invariant_failures(self.tables, state)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
+
+from reference.core.game import Event
 
 # --- chance outcomes -------------------------------------------------------------------
 
@@ -217,7 +219,7 @@ class ReturnResources:
     metal: int = 0
 
 
-EVENT_TYPES: tuple[type[Any], ...] = (
+EVENT_TYPES: tuple[type[Event], ...] = (
     RevealAdvantages,
     RevealCraftsmen,
     RevealResourceCards,

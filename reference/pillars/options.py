@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import attrs
-
-from reference.core.errors import BadOptions
+from attrs import validators as v
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "bishop_positive": ("event_and_cube", "cube_only"),
@@ -33,22 +32,11 @@ class PillarsOptions:
     """
 
     bishop_positive: str = attrs.field(
-        default="event_and_cube", validator=attrs.validators.in_(CHOICES["bishop_positive"])
+        default="event_and_cube", validator=v.in_(CHOICES["bishop_positive"])
     )
-    resale_ban: str = attrs.field(
-        default="rulebook", validator=attrs.validators.in_(CHOICES["resale_ban"])
-    )
+    resale_ban: str = attrs.field(default="rulebook", validator=v.in_(CHOICES["resale_ban"]))
     cathedral_empty: str = attrs.field(
-        default="right_neighbour", validator=attrs.validators.in_(CHOICES["cathedral_empty"])
+        default="right_neighbour", validator=v.in_(CHOICES["cathedral_empty"])
     )
-    income_cards: str = attrs.field(
-        default="every_round", validator=attrs.validators.in_(CHOICES["income_cards"])
-    )
+    income_cards: str = attrs.field(default="every_round", validator=v.in_(CHOICES["income_cards"]))
     start_player_rejects: bool = False
-
-    def check(self) -> None:
-        """Raise BadOptions for a value outside an option's choices."""
-        for name, allowed in CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise BadOptions(f"option {name}={value!r}; choose one of {', '.join(allowed)}")

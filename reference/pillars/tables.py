@@ -6,13 +6,10 @@ wrong shape raises ``BadOptions`` naming its key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import attrs
 
+from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.errors import BadOptions
 
 RESOURCES: tuple[str, ...] = ("sand", "wood", "stone", "metal")
 """The four building resources, in the order the engine lists them."""
@@ -163,232 +160,195 @@ class Tables:
         return tuple(k for k, a in self.advantages.items() if a.last_round)
 
 
-def _bad(key: str, why: str) -> BadOptions:
-    return BadOptions(f"data {key}: {why}")
+PER_CARD_MOST = 20
+"""The most cubes, workers, uses or points one card may carry (printed cards carry at most
+10): a card yielding millions of cubes would make the listing of legal events explode."""
 
 
-def _int(key: str, value: Any, low: int = 0, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(key, f"expected a whole number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        raise _bad(key, f"{value} is out of range {low}..{high if high is not None else ''}")
-    return value
-
-
-def _bool(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _bad(key, f"expected true or false, got {value!r}")
-    return value
-
-
-def _map(key: str, value: Any) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise _bad(key, f"expected a mapping, got {value!r}")
-    return value
-
-
-def _counts(key: str, value: Any, names: tuple[str, ...], exact: bool) -> dict[str, int]:
-    raw = _map(key, value)
-    unknown = set(raw) - set(names)
-    if unknown:
-        raise _bad(key, f"unknown names {sorted(unknown)} (known: {', '.join(names)})")
-    if exact and set(raw) != set(names):
-        raise _bad(key, f"needs exactly {', '.join(names)}")
-    return {str(k): _int(f"{key}.{k}", v) for k, v in raw.items()}
-
-
-def _ints(key: str, value: Any, low: int = 0) -> tuple[int, ...]:
-    if not isinstance(value, list | tuple) or not value:
-        raise _bad(key, f"expected a non-empty list of whole numbers, got {value!r}")
-    return tuple(_int(key, v, low) for v in value)
-
-
-def _strs(key: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise _bad(key, f"expected a list of names, got {value!r}")
-    return tuple(value)
-
-
-def _craftsman(key: str, raw: Any) -> Craftsman:
-    spec = _map(key, raw)
-    allowed = {"name", "family", "round", "cost", "uses", "input", "vp", "gold"}
-    allowed |= {"automatic", "needs_metal", "needs_family"}
-    extra = set(spec) - allowed
-    if extra:
-        raise _bad(key, f"unknown fields {sorted(extra)}")
+def _craftsman(key: str, raw: object, rounds: range) -> Craftsman:
+    spec = tb.record(key, raw, (), CRAFTSMAN_FIELDS)
     needs = spec.get("needs_family")
-    if needs is not None and not isinstance(needs, str):
-        raise _bad(key, "needs_family must be a family name")
     return Craftsman(
-        name=str(spec.get("name", key)),
-        family=str(spec.get("family", key)),
-        round=_int(f"{key}.round", spec.get("round", 0), 0),
-        cost=_int(f"{key}.cost", spec.get("cost", 0)),
-        uses=_int(f"{key}.uses", spec.get("uses", 1), 1),
-        input=_counts(f"{key}.input", spec.get("input", {}), (*RESOURCES, "gold"), False),
-        vp=_int(f"{key}.vp", spec.get("vp", 0)),
-        gold=_int(f"{key}.gold", spec.get("gold", 0)),
-        automatic=_bool(f"{key}.automatic", spec.get("automatic", False)),
-        needs_metal=_bool(f"{key}.needs_metal", spec.get("needs_metal", False)),
-        needs_family=needs,
+        name=tb.text(f"{key}.name", spec.get("name", key)),
+        family=tb.text(f"{key}.family", spec.get("family", key)),
+        round=tb.whole(f"{key}.round", spec.get("round", 0), rounds.start, rounds.stop - 1),
+        cost=tb.whole(f"{key}.cost", spec.get("cost", 0)),
+        uses=tb.whole(f"{key}.uses", spec.get("uses", 1), 1, PER_CARD_MOST),
+        input=tb.counts(
+            f"{key}.input", spec.get("input", {}), (*RESOURCES, "gold"), high=PER_CARD_MOST
+        ),
+        vp=tb.whole(f"{key}.vp", spec.get("vp", 0), 0, PER_CARD_MOST),
+        gold=tb.whole(f"{key}.gold", spec.get("gold", 0), 0, PER_CARD_MOST),
+        automatic=tb.flag(f"{key}.automatic", spec.get("automatic", False)),
+        needs_metal=tb.flag(f"{key}.needs_metal", spec.get("needs_metal", False)),
+        needs_family=None if needs is None else tb.text(f"{key}.needs_family", needs),
     )
 
 
-def _advantage(key: str, raw: Any, last_round: bool) -> Advantage:
-    spec = _map(key, raw)
-    kind = spec.get("kind")
-    if kind not in ("immediate", "permanent", "one_shot"):
-        raise _bad(key, f"kind must be immediate, permanent or one_shot, got {kind!r}")
-    effect = spec.get("effect")
-    if effect not in ADVANTAGE_EFFECTS:
-        raise _bad(key, f"unknown effect {effect!r} (known: {sorted(ADVANTAGE_EFFECTS)})")
+CRAFTSMAN_FIELDS = (
+    *("name", "family", "round", "cost", "uses", "input", "vp", "gold"),
+    *("automatic", "needs_metal", "needs_family"),
+)
+ADVANTAGE_FIELDS = ("amount", "resource", "resources")
+
+
+def _advantage(key: str, raw: object, last_round: bool) -> Advantage:
+    spec = tb.record(key, raw, ("kind", "effect"), ADVANTAGE_FIELDS)
+    effect = tb.choice(f"{key}.effect", spec["effect"], ADVANTAGE_EFFECTS)
     resource = spec.get("resource")
-    if resource is not None and resource not in RESOURCES:
-        raise _bad(key, f"unknown resource {resource!r}")
-    if effect == "income" and resource not in MARKET_RESOURCES:
-        raise _bad(key, "an income card names sand, wood or stone")
+    if effect == "income" or resource is not None:
+        allowed = MARKET_RESOURCES if effect == "income" else RESOURCES
+        resource = tb.choice(f"{key}.resource", resource, allowed)
     return Advantage(
-        kind=str(kind),
-        effect=str(effect),
-        amount=_int(f"{key}.amount", spec.get("amount", 0)),
+        kind=tb.choice(f"{key}.kind", spec["kind"], ("immediate", "permanent", "one_shot")),
+        effect=effect,
+        amount=tb.whole(f"{key}.amount", spec.get("amount", 0), 0, PER_CARD_MOST),
         resource=resource,
-        resources=_counts(f"{key}.resources", spec.get("resources", {}), RESOURCES, False),
+        resources=tb.counts(
+            f"{key}.resources", spec.get("resources", {}), RESOURCES, high=PER_CARD_MOST
+        ),
         last_round=last_round,
     )
 
 
-def _event(key: str, raw: Any) -> EventCard:
-    spec = _map(key, raw)
-    if spec.get("sign") not in ("positive", "negative"):
-        raise _bad(key, "sign must be positive or negative")
-    if spec.get("effect") not in EVENT_EFFECTS:
-        raise _bad(key, f"unknown effect {spec.get('effect')!r} (known: {sorted(EVENT_EFFECTS)})")
+def _event(key: str, raw: object) -> EventCard:
+    spec = tb.record(key, raw, ("sign", "effect"), ("amount",))
     return EventCard(
-        str(spec["sign"]), str(spec["effect"]), _int(f"{key}.amount", spec.get("amount"), -99)
+        tb.choice(f"{key}.sign", spec["sign"], ("positive", "negative")),
+        tb.choice(f"{key}.effect", spec["effect"], EVENT_EFFECTS),
+        tb.whole(f"{key}.amount", spec.get("amount"), -PER_CARD_MOST, PER_CARD_MOST),
+    )
+
+
+def _resource_card(key: str, raw: object) -> ResourceCard:
+    spec = tb.record(key, raw, ("resource", "workers", "yield"))
+    return ResourceCard(
+        tb.choice(f"{key}.resource", spec["resource"], MARKET_RESOURCES),
+        tb.whole(f"{key}.workers", spec["workers"], 0, PER_CARD_MOST),
+        tb.whole(f"{key}.yield", spec["yield"], 0, PER_CARD_MOST),
     )
 
 
 def read_tables(data: DataSet) -> Tables:
     """Typed tables from the data in force; raises BadOptions on a value of the wrong shape."""
     v = data.value
-    cards_raw = _map("cards.resource_cards", v("cards.resource_cards"))
-    resource_cards: dict[str, ResourceCard] = {}
-    for cid, spec_raw in cards_raw.items():
-        key = f"cards.resource_cards.{cid}"
-        spec = _map(key, spec_raw)
-        if spec.get("resource") not in MARKET_RESOURCES:
-            raise _bad(key, "resource must be sand, wood or stone")
-        resource_cards[str(cid)] = ResourceCard(
-            str(spec["resource"]),
-            _int(f"{key}.workers", spec.get("workers"), 0),
-            _int(f"{key}.yield", spec.get("yield"), 0),
-        )
-    starting = _strs("setup.starting_craftsmen", v("setup.starting_craftsmen"))
-    craftsmen: dict[str, Craftsman] = {}
-    for cid in starting:
-        craftsmen[cid] = _craftsman(f"craftsmen.{cid}", v(f"craftsmen.{cid}"))
-    for cid, spec in _map("craftsmen.round_cards", v("craftsmen.round_cards")).items():
-        craftsmen[str(cid)] = _craftsman(f"craftsmen.round_cards.{cid}", spec)
-    advantages: dict[str, Advantage] = {}
-    for cid, spec in _map("advantages.cards", v("advantages.cards")).items():
-        advantages[str(cid)] = _advantage(f"advantages.cards.{cid}", spec, False)
-    for cid, spec in _map("advantages.last_round_cards", v("advantages.last_round_cards")).items():
-        advantages[str(cid)] = _advantage(f"advantages.last_round_cards.{cid}", spec, True)
-    events = {
-        str(k): _event(f"events.cards.{k}", s)
-        for k, s in _map("events.cards", v("events.cards")).items()
+
+    rounds = tb.whole_at(data, "setup.rounds", 1, 20)
+    resource_cards = {
+        cid: _resource_card(f"cards.resource_cards.{cid}", spec)
+        for cid, spec in tb.mapping("cards.resource_cards", v("cards.resource_cards")).items()
     }
-    perms_raw = _map("craftsmen.permissions", v("craftsmen.permissions"))
-    permissions = {str(k): _strs(f"craftsmen.permissions.{k}", val) for k, val in perms_raw.items()}
-    for needed in ("buy_wood", "sell_stone"):
-        if needed not in permissions:
-            raise _bad("craftsmen.permissions", f"needs an entry {needed}")
+    starting = tb.names("setup.starting_craftsmen", v("setup.starting_craftsmen"))
+    craftsmen: dict[str, Craftsman] = {}
+    for i, cid in enumerate(starting):
+        if f"craftsmen.{cid}" not in data.entries:
+            raise tb.bad(f"setup.starting_craftsmen[{i}]", "a craftsman with a data entry", cid)
+        craftsmen[cid] = _craftsman(f"craftsmen.{cid}", v(f"craftsmen.{cid}"), range(0, 1))
+    # PIL-CRAFT-*: the round cards come out in rounds 1..setup.rounds.
+    for cid, spec in tb.mapping("craftsmen.round_cards", v("craftsmen.round_cards")).items():
+        key = f"craftsmen.round_cards.{cid}"
+        craftsmen[cid] = _craftsman(key, spec, range(1, rounds + 1))
+    advantages: dict[str, Advantage] = {}
+    for cid, spec in tb.mapping("advantages.cards", v("advantages.cards")).items():
+        advantages[cid] = _advantage(f"advantages.cards.{cid}", spec, False)
+    last = tb.mapping("advantages.last_round_cards", v("advantages.last_round_cards"))
+    for cid, spec in last.items():
+        advantages[cid] = _advantage(f"advantages.last_round_cards.{cid}", spec, True)
+    events = {
+        k: _event(f"events.cards.{k}", spec)
+        for k, spec in tb.mapping("events.cards", v("events.cards")).items()
+    }
+    perms_raw = tb.record("craftsmen.permissions", v("craftsmen.permissions"), PERMISSIONS)
+    permissions = {k: tb.names(f"craftsmen.permissions.{k}", val) for k, val in perms_raw.items()}
     gold_cap = v("board.gold_cap")
     tables = Tables(
-        gold_by_seat=_ints("setup.gold_by_seat", v("setup.gold_by_seat")),
-        start_vp=_int("setup.start_vp", v("setup.start_vp")),
-        workers=_int("setup.workers", v("setup.workers")),
-        master_builders=_int("setup.master_builders", v("setup.master_builders"), 1),
+        gold_by_seat=tb.wholes("setup.gold_by_seat", v("setup.gold_by_seat")),
+        start_vp=tb.whole_at(data, "setup.start_vp"),
+        workers=tb.whole_at(data, "setup.workers", 0, 99),
+        master_builders=tb.whole_at(data, "setup.master_builders", 1, 12),
         starting_craftsmen=starting,
-        cubes=_counts("setup.cubes", v("setup.cubes"), RESOURCES, True),
-        market_stock=_counts("setup.market_stock", v("setup.market_stock"), MARKET_RESOURCES, True),
-        kings_court_metal=_int("setup.kings_court_metal", v("setup.kings_court_metal")),
-        grey_workers=_int("setup.grey_workers", v("setup.grey_workers")),
-        cost_start=_int("setup.cost_start", v("setup.cost_start")),
-        rounds=_int("setup.rounds", v("setup.rounds"), 1),
-        capacity={
-            # A board space count beyond 12 is no printed board; it would only exhaust memory.
-            loc: _int(f"board.capacity_{loc}", v(f"board.capacity_{loc}"), high=12)
-            for loc in LOCATIONS
-        },
-        priory_vp=_ints("board.priory_vp", v("board.priory_vp")),
-        wool_mill_gold_per_worker=_int(
-            "board.wool_mill_gold_per_worker", v("board.wool_mill_gold_per_worker")
+        cubes=tb.counts("setup.cubes", v("setup.cubes"), RESOURCES, exact=True, high=99),
+        market_stock=tb.counts(
+            "setup.market_stock", v("setup.market_stock"), MARKET_RESOURCES, exact=True, high=99
         ),
-        castle_grey_workers=_int("board.castle_grey_workers", v("board.castle_grey_workers")),
-        kings_court_first_metal=_int(
-            "board.kings_court_first_metal", v("board.kings_court_first_metal")
+        kings_court_metal=tb.whole_at(data, "setup.kings_court_metal", 0, 99),
+        grey_workers=tb.whole_at(data, "setup.grey_workers", 0, 99),
+        cost_start=tb.whole_at(data, "setup.cost_start"),
+        rounds=rounds,
+        # A board space count beyond 12 is no printed board; it would only exhaust memory.
+        capacity={loc: tb.whole_at(data, f"board.capacity_{loc}", 0, 12) for loc in LOCATIONS},
+        priory_vp=tb.wholes("board.priory_vp", v("board.priory_vp"), 0, PER_CARD_MOST),
+        wool_mill_gold_per_worker=tb.whole_at(
+            data, "board.wool_mill_gold_per_worker", 0, PER_CARD_MOST
         ),
-        free_from_draw=_int("board.free_from_draw", v("board.free_from_draw"), 1),
-        resource_limit=_int("board.resource_limit", v("board.resource_limit")),
-        resource_limit_counts_metal=_bool(
+        castle_grey_workers=tb.whole_at(data, "board.castle_grey_workers", 0, 99),
+        kings_court_first_metal=tb.whole_at(data, "board.kings_court_first_metal", 0, 99),
+        free_from_draw=tb.whole_at(data, "board.free_from_draw", 1),
+        resource_limit=tb.whole_at(data, "board.resource_limit", 0, 99),
+        resource_limit_counts_metal=tb.flag(
             "board.resource_limit_counts_metal", v("board.resource_limit_counts_metal")
         ),
-        craftsman_limit=_int("board.craftsman_limit", v("board.craftsman_limit"), 1),
-        gold_cap=None if gold_cap is None else _int("board.gold_cap", gold_cap, 1),
-        vp_floor=_int("board.vp_floor", v("board.vp_floor"), -999),
-        buy_prices=_counts("market.buy_prices", v("market.buy_prices"), MARKET_RESOURCES, True),
-        sell_prices=_counts("market.sell_prices", v("market.sell_prices"), RESOURCES, True),
-        die_faces=_ints("tax.die_faces", v("tax.die_faces")),
-        shortfall_gold_per_vp=_int("tax.shortfall_gold_per_vp", v("tax.shortfall_gold_per_vp")),
+        craftsman_limit=tb.whole_at(data, "board.craftsman_limit", 1, 99),
+        gold_cap=None if gold_cap is None else tb.whole("board.gold_cap", gold_cap, 1),
+        vp_floor=tb.whole_at(data, "board.vp_floor", -tb.MOST),
+        buy_prices=tb.counts(
+            "market.buy_prices", v("market.buy_prices"), MARKET_RESOURCES, exact=True
+        ),
+        sell_prices=tb.counts("market.sell_prices", v("market.sell_prices"), RESOURCES, exact=True),
+        die_faces=tb.wholes("tax.die_faces", v("tax.die_faces"), 0, 99),
+        shortfall_gold_per_vp=tb.whole_at(data, "tax.shortfall_gold_per_vp"),
         resource_cards=resource_cards,
-        resource_cards_revealed=_int(
-            "cards.resource_cards_revealed",
-            v("cards.resource_cards_revealed"),
-            0,
-            len(resource_cards),
+        resource_cards_revealed=tb.whole_at(
+            data, "cards.resource_cards_revealed", 0, len(resource_cards)
         ),
         craftsmen=craftsmen,
         permissions=permissions,
-        shiring_per_round=_int("craftsmen.shiring_per_round", v("craftsmen.shiring_per_round")),
+        shiring_per_round=tb.whole_at(data, "craftsmen.shiring_per_round", 0, 12),
         advantages=advantages,
-        advantages_per_round=_int("advantages.per_round", v("advantages.per_round")),
-        advantages_used=_int("advantages.used_per_game", v("advantages.used_per_game")),
+        advantages_per_round=tb.whole_at(data, "advantages.per_round", 0, 12),
+        advantages_used=tb.whole_at(data, "advantages.used_per_game"),
         events=events,
-        events_used=_int("events.used_per_game", v("events.used_per_game")),
-        archbishop_excluded=_strs("events.archbishop_excluded", v("events.archbishop_excluded")),
+        events_used=tb.whole_at(data, "events.used_per_game"),
+        archbishop_excluded=tb.names("events.archbishop_excluded", v("events.archbishop_excluded")),
     )
     _check_consistency(tables)
     return tables
 
 
+PERMISSIONS = ("buy_wood", "sell_stone")
+"""The permission entries the market rules read (PIL-MARKET-*)."""
+
+
 def _check_consistency(t: Tables) -> None:
-    """Cross-table checks: enough cards for every round, sane counts."""
+    """Cross-table checks: enough cards for every round, one space per card, sane counts."""
     for r in range(1, t.rounds + 1):
         n = len(t.round_craftsmen(r))
         if n < t.shiring_per_round:
-            raise _bad("craftsmen.round_cards", f"round {r} has {n} cards")
+            raise tb.bad(
+                "craftsmen.round_cards", f"{t.shiring_per_round} cards for round {r}", f"{n}"
+            )
     if t.capacity["shiring"] != t.shiring_per_round:
-        raise _bad("board.capacity_shiring", "needs one Shiring space per Shiring craftsman")
+        expected = "one Shiring space per Shiring craftsman (craftsmen.shiring_per_round)"
+        raise tb.bad("board.capacity_shiring", expected, t.capacity["shiring"])
     if t.capacity["priory"] != len(t.priory_vp):
-        raise _bad("board.priory_vp", "needs one VP value per Priory space (board.capacity_priory)")
+        expected = "one VP value per Priory space (board.capacity_priory)"
+        raise tb.bad("board.priory_vp", expected, t.priory_vp)
     if t.capacity["kingsbridge"] != t.advantages_per_round:
-        raise _bad("board.capacity_kingsbridge", "needs one space per advantage card a round")
+        expected = "one space per advantage card a round (advantages.per_round)"
+        raise tb.bad("board.capacity_kingsbridge", expected, t.capacity["kingsbridge"])
     if sum(t.capacity.values()) < 4 * t.master_builders:
-        raise _bad("board.capacity_*", "fewer spaces than master builders in a 4-player game")
+        expected = "a space for every master builder in a 4-player game"
+        raise tb.bad("board.capacity_*", expected, sum(t.capacity.values()))
     ordinary = len(t.ordinary_advantages())
     dealt = t.advantages_per_round * (t.rounds - 1)
     if dealt > min(ordinary, t.advantages_used):
-        raise _bad("advantages.used_per_game", f"{dealt} ordinary cards are needed")
+        expected = f"at least {dealt} ordinary cards used (advantages.cards)"
+        raise tb.bad("advantages.used_per_game", expected, min(ordinary, t.advantages_used))
     if len(t.last_round_advantages()) != t.advantages_per_round:
-        raise _bad("advantages.last_round_cards", "needs one card per Kingsbridge card per round")
+        expected = "one card per Kingsbridge card a round (advantages.per_round)"
+        raise tb.bad("advantages.last_round_cards", expected, len(t.last_round_advantages()))
     if min(t.events_used, len(t.events)) < t.rounds:
-        raise _bad("events.used_per_game", "needs one event per round")
+        expected = f"one event per round ({t.rounds})"
+        raise tb.bad("events.used_per_game", expected, min(t.events_used, len(t.events)))
     if len(t.gold_by_seat) < 4:
-        raise _bad("setup.gold_by_seat", "needs a value for each of 4 seats")
-    for name in t.starting_craftsmen:
-        if t.craftsmen[name].round != 0:
-            raise _bad(f"craftsmen.{name}", "a starting craftsman has round 0")
-    for cid, c in t.craftsmen.items():
-        if c.round > t.rounds:
-            raise _bad(f"craftsmen.round_cards.{cid}", f"round {c.round} is after the last")
+        raise tb.bad("setup.gold_by_seat", "a value for each of 4 seats", t.gold_by_seat)

@@ -13,7 +13,7 @@ from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
 from reference.core.game import CHANCE, step
 from reference.palmyra import PACKAGE_DIR, make
 from reference.palmyra.draws import plan_draws
-from reference.palmyra.engine import _HANDLERS, PalmyraGame
+from reference.palmyra.engine import HANDLERS, PalmyraGame
 from reference.palmyra.events import (
     EVENT_TYPES,
     CollectTaxes,
@@ -197,7 +197,7 @@ def test_palmyra_unknown_event_class(game: PalmyraGame) -> None:
 
 
 def test_palmyra_dispatch_complete() -> None:
-    assert set(_HANDLERS) == set(EVENT_TYPES)
+    assert set(HANDLERS) == set(EVENT_TYPES)
     assert len({cls.type for cls in EVENT_TYPES}) == len(EVENT_TYPES)
 
 

@@ -120,7 +120,7 @@ def test_options_reject_unknown_values() -> None:
 
 def test_profile_replaces_values_and_checks_shapes() -> None:
     game = make({"profile": {"market.buy_prices": {"sand": 2, "wood": 3, "stone": 3}}})
-    assert game.ctx.t.buy_prices["stone"] == 3
+    assert game.tables.t.buy_prices["stone"] == 3
     assert game.data.entries["market.buy_prices"].status == "profile"
     with pytest.raises(BadOptions):
         make({"profile": {"market.buy_prices": {"sand": 2, "wood": "three", "stone": 4}}})
@@ -139,7 +139,7 @@ def test_PIL_PRIORY_01_profile_needs_a_vp_value_per_space() -> None:
     with pytest.raises(BadOptions):
         make({"profile": {"board.priory_vp": [2]}})
     game = make({"profile": {"board.capacity_priory": 3, "board.priory_vp": [3, 2, 1]}})
-    assert game.ctx.t.priory_vp == (3, 2, 1)
+    assert game.tables.t.priory_vp == (3, 2, 1)
 
 
 def test_placeholders_are_listed() -> None:

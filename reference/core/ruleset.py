@@ -1,0 +1,186 @@
+"""The shell every game's rule set stands in: what is the same in every game, written once.
+
+A game subclasses ``RuleSet`` and supplies its own parts:
+
+- ``name``, ``turn_rule`` (its ``*-TURN-01`` id), ``package_dir`` (where ``data/`` is),
+  ``options_type``, ``event_types``, ``state_type`` and ``handlers`` (one table, event class
+  to handler, each handler a pure ``(tables, state, event) -> state``);
+- ``read_tables(data, options)``: its typed tables (what every handler gets first);
+- ``legal_rules`` (its ``legal.py``: ``to_act``, ``legal_events``, ``chance_outcomes``, each
+  taking the tables and the state) and ``setup_rules`` (the module with
+  ``new_game(tables, players)``);
+- ``is_over``, ``result`` and ``invariant_failures`` (the rest of the ``Game`` protocol);
+- optionally ``before_event`` (a check every event passes first, e.g. the Pillars craftsman
+  limit) and ``after_event`` (a consequence of every event, e.g. Municipium's end modes).
+
+The shell does the rest: reading options and the profile, loading the catalogue and data,
+checking player names, and, in ``apply``, the order every game judges an event in: known
+event type (else MalformedEvent), game not over (CORE-END-01), names it knows (else
+MalformedEvent), right actor (the game's turn rule), the game's pre-event check, the
+handler, the game's post-event step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from reference.core.catalogue import Catalogue
+from reference.core.datafile import DataSet
+from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
+from reference.core.game import Event, Result, check_actor, player_names_ok
+from reference.core.options import load_rules_and_data, read_options
+
+O = TypeVar("O")  # noqa: E741 - the game's options class
+T = TypeVar("T")
+S = TypeVar("S")
+E = TypeVar("E", bound=Event)
+
+T_in = TypeVar("T_in", contravariant=True)
+S_in = TypeVar("S_in", contravariant=True)
+S_out = TypeVar("S_out", covariant=True)
+E_any = TypeVar("E_any")
+
+
+class LegalRules(Protocol[T_in, S_in, E_any]):
+    """What a game's ``legal.py`` module provides: who acts and what may happen."""
+
+    def to_act(self, tables: T_in, state: S_in, /) -> str:
+        """The player who decides next, or CHANCE."""
+
+    def legal_events(self, tables: T_in, state: S_in, /) -> list[E_any]:
+        """Every legal event here, in a stable order (for CHANCE: every outcome)."""
+
+    def chance_outcomes(self, tables: T_in, state: S_in, /) -> list[tuple[E_any, float]]:
+        """For a CHANCE node: each outcome with its probability (else empty)."""
+
+
+class SetupRules(Protocol[T_in, S_out]):
+    """What a game's setup module provides: the standard setup."""
+
+    def new_game(self, tables: T_in, players: Sequence[str], /) -> S_out:
+        """The setup for these (already checked) player names in seat order."""
+
+
+Handler = Callable[[T, S, Any], S]
+"""One event's rule: (the game's tables, the state, the event) -> the state after it.
+(Any: each handler takes its own event class; the dispatch table pairs them.)"""
+
+GAME_OVER_MESSAGE = "the game is over; no event may follow"
+"""CORE-END-01's one message, whatever the game."""
+
+
+class RuleSet(Generic[O, T, S, E]):
+    """A game's rules, configured by its options and data tables (see the module doc)."""
+
+    name: ClassVar[str]
+    turn_rule: ClassVar[str]
+    package_dir: ClassVar[Path]
+    min_players: int = 2
+    max_players: int = 4
+    options_type: type[O]
+    event_types: tuple[type[E], ...]
+    state_type: type[S]
+    handlers: Mapping[type[E], Handler[T, S]]
+    legal_rules: LegalRules[T, S, E]
+    """The game's legal.py: to_act, legal_events, chance_outcomes."""
+    setup_rules: SetupRules[T, S]
+    """The game's setup module: new_game(tables, players)."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        """Read ``options`` (a ``profile`` key replaces data values) and the game's data.
+
+        Raises:
+            BadOptions: an unknown option or value, or a profile the tables refuse.
+        """
+        parsed, profile = read_options(options, self.options_type)
+        catalogue, data = load_rules_and_data(self.package_dir, profile)
+        self.options: O = parsed
+        self.catalogue: Catalogue = catalogue
+        self.data: DataSet = data
+        self.tables: T = self.read_tables(data, parsed)
+
+    # -- what each game supplies ---------------------------------------------------------
+
+    def read_tables(self, data: DataSet, options: O) -> T:
+        """The game's typed tables from the data in force (BadOptions for a bad profile)."""
+        raise NotImplementedError
+
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended."""
+        raise NotImplementedError
+
+    def result(self, state: S) -> Result:
+        """Scores and winners of a finished game."""
+        raise NotImplementedError
+
+    def invariant_failures(self, state: S) -> list[str]:
+        """Every broken invariant of ``state`` (empty when sound)."""
+        raise NotImplementedError
+
+    def check_names(self, state: S, event: E) -> None:
+        """Raise MalformedEvent when the event names something the game does not have (an
+        unknown place or piece); checked before any rule, even the turn rule."""
+
+    def before_event(self, state: S, event: E) -> None:
+        """A check every event passes after the turn rule (none unless a game has one)."""
+
+    def after_event(self, before: S, after: S) -> S:
+        """A consequence of every event, given the states before and after its handler."""
+        return after
+
+    # -- what is the same in every game --------------------------------------------------
+
+    def to_act(self, state: S) -> str:
+        """The player who decides next, or CHANCE."""
+        return self.legal_rules.to_act(self.tables, state)
+
+    def legal_events(self, state: S) -> list[E]:
+        """Every legal event here, in a stable order (for CHANCE: every outcome)."""
+        return self.legal_rules.legal_events(self.tables, state)
+
+    def chance_outcomes(self, state: S) -> list[tuple[E, float]]:
+        """For a CHANCE node: each outcome with its probability."""
+        return self.legal_rules.chance_outcomes(self.tables, state)
+
+    def new_game(self, players: Sequence[str]) -> S:
+        """The standard setup for these player names, in seat order.
+
+        Raises:
+            BadOptions: too few or too many players, or a bad or repeated name.
+        """
+        problem = player_names_ok(players, self.min_players, self.max_players)
+        if problem:
+            raise BadOptions(problem)
+        return self.setup_rules.new_game(self.tables, players)
+
+    def apply(self, state: S, event: E) -> S:
+        """The state after ``event``.
+
+        Raises:
+            MalformedEvent: the event is not one of this game's event classes.
+            RuleViolation: the event breaks a rule here (with its catalogue id); any event
+                after the end is CORE-END-01.
+        """
+        handler = self.handlers.get(type(event))
+        if handler is None:
+            known = ", ".join(cls.type for cls in self.event_types)
+            raise MalformedEvent(
+                f"not a {self.name} event: {type(event).__name__} (known types: {known})"
+            )
+        # CORE-END-01: once the game has ended no event is accepted.
+        if self.is_over(state):
+            raise RuleViolation("CORE-END-01", GAME_OVER_MESSAGE)
+        self.check_names(state, event)
+        # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
+        check_actor(self, state, event, self.turn_rule)
+        self.before_event(state, event)
+        return self.after_event(state, handler(self.tables, state, event))
+
+
+def missing_handlers(rules: RuleSet[Any, Any, Any, Any]) -> list[str]:
+    """Event classes without a handler and handlers without an event class (should be [])."""
+    missing = [cls.__name__ for cls in rules.event_types if cls not in rules.handlers]
+    extra = [cls.__name__ for cls in rules.handlers if cls not in rules.event_types]
+    return missing + extra
