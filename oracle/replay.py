@@ -24,6 +24,7 @@ from oracle.formats.log import (
 from oracle.games import GameCache
 from oracle.rulebook import citation, find_rule, placeholder_basis
 from reference.core import paths
+from reference.core.access import accessor
 from reference.core.errors import (
     BadOptions,
     EngineInvariantError,
@@ -156,13 +157,23 @@ def _replay_event(
 
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
     """Every claimed value that differs from the reference state; a path naming nothing
-    raises UnknownPath."""
+    raises UnknownPath. Paths are read by accessors compiled once per state class and path;
+    a number, text or flag equal to the claim and of its JSON type is equal as JSON too."""
     differences = []
+    state_type: Any = type(state)
     for path, claimed in claims.items():
-        reference = to_json(paths.read(state, path))
+        value = accessor(state_type, path)(state)
+        kind = type(value)
+        if kind is type(claimed) and kind in _SCALARS and value == claimed:
+            continue
+        reference = to_json(value)
         if not json_equal(claimed, reference):
             differences.append(Divergence(path, claimed, reference))
     return differences
+
+
+_SCALARS = (int, str, bool)
+"""JSON scalars that ``to_json`` returns as they are and ``json_equal`` compares by ``==``."""
 
 
 def _where(record: EventRecord, index: int, common: dict[str, Any]) -> dict[str, Any]:
