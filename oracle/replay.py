@@ -24,7 +24,7 @@ from oracle.formats.log import (
 from oracle.games import GameCache
 from oracle.rulebook import citation, find_rule, placeholder_basis
 from reference.core import paths
-from reference.core.access import accessor
+from reference.core.access import reader
 from reference.core.errors import (
     BadOptions,
     EngineInvariantError,
@@ -157,12 +157,12 @@ def _replay_event(
 
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
     """Every claimed value that differs from the reference state; a path naming nothing
-    raises UnknownPath. Paths are read by accessors compiled once per state class and path;
+    raises UnknownPath. Paths are read by readers compiled once per state class and paths;
     a number, text or flag equal to the claim and of its JSON type is equal as JSON too."""
     differences = []
     state_type: Any = type(state)
-    for path, claimed in claims.items():
-        value = accessor(state_type, path)(state)
+    values = reader(state_type, tuple(claims))(state)
+    for (path, claimed), value in zip(claims.items(), values, strict=True):
         kind = type(value)
         if kind is type(claimed) and kind in _SCALARS and value == claimed:
             continue

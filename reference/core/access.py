@@ -13,6 +13,13 @@ type, or a key or index is missing, it hands the whole path to ``paths.read``, s
 returns what ``paths.read`` returns and raises the same ``UnknownPath`` for a bad path.
 A path the field types do not describe to its end (an optional value, a mapping with
 number keys) is read by ``paths.read`` alone.
+
+A log claims the same paths after many events (``players.red.gold``, ``players.red.vp``,
+...). A reader for such a list of paths walks each shared parent once and takes its fields
+in one call, then reads every path it could not so take through its own accessor, in the
+list's order (so the first bad path raises, as reading them one by one would):
+
+    values = reader(State, ("players.red.gold", "players.red.vp"))(state)
 """
 
 from __future__ import annotations
@@ -56,6 +63,84 @@ class Accessor:
         except LookupError:  # a missing key or index: paths.read names what is missing
             return paths.read(state, self.path)
         return node
+
+
+_UNREAD: Any = object()
+"""A value a reader has not taken yet."""
+
+
+def _walk(steps: tuple[Step, ...], state: Any) -> Any:
+    """The node the steps lead to, or _UNREAD where a node or key is not as declared."""
+    node = state
+    for kind, take in steps:
+        if type(node) is not kind:
+            return _UNREAD
+        try:
+            node = take(node)
+        except LookupError:
+            return _UNREAD
+    return node
+
+
+class Reader:
+    """Reads a fixed list of paths in states of one class (see the module docstring)."""
+
+    __slots__ = ("accessors", "groups")
+
+    def __init__(self, state_type: Any, path_list: tuple[str, ...]) -> None:
+        self.accessors = tuple(_accessor_or_reading(state_type, path) for path in path_list)
+        by_parent: dict[tuple[str, type[Any]], list[int]] = {}
+        for index, (path, one) in enumerate(zip(path_list, self.accessors, strict=True)):
+            if one.steps and attrs.has(one.steps[-1][0]):
+                parent = path.rpartition(".")[0]
+                by_parent.setdefault((parent, one.steps[-1][0]), []).append(index)
+        groups = []
+        for (_, kind), indexes in by_parent.items():
+            if len(indexes) > 1:
+                steps = self.accessors[indexes[0]].steps
+                fields = [path_list[i].rpartition(".")[2] for i in indexes]
+                groups.append(
+                    (
+                        steps[:-1] if steps else (),
+                        kind,
+                        operator.attrgetter(*fields),
+                        tuple(indexes),
+                    )
+                )
+        self.groups: tuple[
+            tuple[tuple[Step, ...], type[Any], Callable[[Any], Any], tuple[int, ...]], ...
+        ] = tuple(groups)
+        """Paths to fields of one parent: the steps to the parent, its class, one getter
+        for all those fields and the paths' places in the list."""
+
+    def __call__(self, state: Any) -> list[Any]:
+        """The value at each path, in order; the first path naming nothing raises
+        UnknownPath as ``paths.read`` does."""
+        values = [_UNREAD] * len(self.accessors)
+        for steps, kind, take, indexes in self.groups:
+            parent = _walk(steps, state)
+            if type(parent) is kind:
+                for index, value in zip(indexes, take(parent), strict=True):
+                    values[index] = value
+        for index, value in enumerate(values):
+            if value is _UNREAD:
+                values[index] = self.accessors[index](state)
+        return values
+
+
+def _accessor_or_reading(state_type: Any, path: str) -> Accessor:
+    """The path's accessor; for a path that is no path, one that lets ``paths.read`` raise
+    when the path's turn comes."""
+    try:
+        return accessor(state_type, path)
+    except paths.UnknownPath:
+        return Accessor(path, None)
+
+
+@lru_cache(maxsize=1024)
+def reader(state_type: type[Any], path_list: tuple[str, ...]) -> Reader:
+    """The reader for ``path_list`` in states of ``state_type``."""
+    return Reader(state_type, path_list)
 
 
 @lru_cache(maxsize=4096)

@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 from reference.core import paths
-from reference.core.access import accessor
+from reference.core.access import accessor, reader
 
 
 @attrs.frozen
@@ -68,3 +68,24 @@ def test_a_node_of_an_undeclared_type_is_read_as_paths_read_reads_it() -> None:
     assert accessor(Table, "players.red.gold")(odd) == 7
     with pytest.raises(paths.UnknownPath, match="no key 'cards'"):
         accessor(Table, "players.red.cards")(odd)
+
+
+def test_reader_takes_fields_of_one_parent_together_and_keeps_the_order() -> None:
+    read = reader(Table, ("players.red.cards", "deck.1", "players.red.gold", "banker.gold"))
+    assert [len(group[3]) for group in read.groups] == [2]  # players.red: cards and gold
+    assert read(TABLE) == [("x", "y"), "q", 4, 9]
+    odd = Table({"red": {"gold": 7, "cards": ()}}, ("k", "q"), banker=Purse(1))  # type: ignore[dict-item]
+    assert read(odd) == [(), "q", 7, 1]
+
+
+@pytest.mark.parametrize(
+    ("path_list", "why"),
+    [
+        (("players.red.gold", "players.blue.gold", "deck..x"), "no key 'blue'"),
+        (("deck..x", "players.blue.gold", "players.red.gold"), "empty segment"),
+        (("players.red.gold", "players.red.silver", "players.red.cards"), "no field 'silver'"),
+    ],
+)
+def test_reader_raises_for_the_first_bad_path(path_list: tuple[str, ...], why: str) -> None:
+    with pytest.raises(paths.UnknownPath, match=why):
+        reader(Table, path_list)(TABLE)
