@@ -201,7 +201,7 @@ def main() -> None:
     parser.add_argument("--logs", type=int, default=20, help="logs per game")
     parser.add_argument("--players", type=int, default=None, help="fix the player count")
     parser.add_argument("--chess-games", type=int, default=20, help="random chess games")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; best counts")
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds; best counts")
     args = parser.parse_args()
     measure(list(args.game or game_names()), args)
 
