@@ -85,7 +85,7 @@ def _walk(steps: tuple[Step, ...], state: Any) -> Any:
 class Reader:
     """Reads a fixed list of paths in states of one class (see the module docstring)."""
 
-    __slots__ = ("accessors", "groups")
+    __slots__ = ("accessors", "alone", "groups")
 
     def __init__(self, state_type: Any, path_list: tuple[str, ...]) -> None:
         self.accessors = tuple(_accessor_or_reading(state_type, path) for path in path_list)
@@ -112,6 +112,9 @@ class Reader:
         ] = tuple(groups)
         """Paths to fields of one parent: the steps to the parent, its class, one getter
         for all those fields and the paths' places in the list."""
+        grouped = {index for group in groups for index in group[3]}
+        self.alone = tuple(i for i in range(len(path_list)) if i not in grouped)
+        """The places of the paths read one by one."""
 
     def __call__(self, state: Any) -> list[Any]:
         """The value at each path, in order; the first path naming nothing raises
@@ -119,12 +122,12 @@ class Reader:
         values = [_UNREAD] * len(self.accessors)
         for steps, kind, take, indexes in self.groups:
             parent = _walk(steps, state)
-            if type(parent) is kind:
-                for index, value in zip(indexes, take(parent), strict=True):
-                    values[index] = value
-        for index, value in enumerate(values):
-            if value is _UNREAD:
-                values[index] = self.accessors[index](state)
+            if type(parent) is not kind:  # not as declared: read every path on its own
+                return [one(state) for one in self.accessors]
+            for index, value in zip(indexes, take(parent), strict=True):
+                values[index] = value
+        for index in self.alone:
+            values[index] = self.accessors[index](state)
         return values
 
 
