@@ -1,22 +1,39 @@
-"""Validation speed: events per second, and the ratio to merely parsing the logs as JSON.
+"""Validation speed against two yardsticks: json.loads of the same lines, and python-chess.
 
-    python benchmarks/bench_validate.py --games 20            # every game
-    python benchmarks/bench_validate.py --game pillars --games 50 --players 4
+    pip install -e '.[bench]'                              # python-chess, for the yardstick
+    python benchmarks/bench_validate.py                    # every game, 20 logs each
+    python benchmarks/bench_validate.py --game pillars --logs 50 --rounds 7
 
-Generates a corpus with ``play`` (benchmarks/corpus/, not committed), then times in CPU
-seconds, best of ``--repeat`` (a shared machine's wall clock is too noisy), in the same
-run: (a) json.loads of every line and (b) a full ``validate`` of every log (structure,
-apply, invariants after every event, every state claim compared), and (c) the same with
-the claims stripped (the engine's own cost). Nothing is asserted:
-speed is measured here, never in tests.
+Writes a corpus once (benchmarks/corpus/, not committed): seeded ``play`` logs of each game
+(dense state claims, as ``play`` writes them), the same logs with every claim stripped, and
+random legal chess games python-chess generated itself, as PGN. Then, in rounds that
+interleave every measurement (so a slow spell of a shared machine hits them all alike), it
+times in CPU seconds:
+
+- ``validate``: a full validation of every log (structure, apply, invariants after every
+  event, every state claim compared), one game cache as the CLI uses;
+- ``bare``: the same logs without claims (the engines' own cost);
+- ``json``: ``json.loads`` of every line of the logs with claims;
+- ``chess``: python-chess reading the PGN games (``chess.pgn.read_game``: every SAN move
+  parsed with its legality check and pushed on the board).
+
+Each figure is the best of the rounds; ``spread`` is the slowest round over the best, a
+measure of how noisy the machine was. The ratios compare events per second with python-chess
+plies per second (higher is better) and the cost of validating with the cost of json.loads
+(lower is better). Nothing is asserted: speed is measured here, never in tests.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import chess
+import chess.pgn
 
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
@@ -24,16 +41,18 @@ from oracle.replay import validate_log
 from reference.registry import game_names, make_game
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
+MAX_PLIES = 400
+"""A random chess game is cut here if it has not ended (the PGN then has result ``*``)."""
 
 
-def make_corpus(name: str, games: int, players: int | None) -> list[Path]:
-    """Write ``games`` seeded logs of ``name`` (cycling player counts unless fixed)."""
+def make_corpus(name: str, logs: int, players: int | None) -> list[Path]:
+    """Write ``logs`` seeded logs of ``name`` (cycling player counts unless fixed)."""
     rules = make_game(name, {})
     folder = CORPUS / name
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     span = range(rules.min_players, rules.max_players + 1)
-    for seed in range(games):
+    for seed in range(logs):
         n = players or span[seed % len(span)]
         path = folder / f"{name}-{n}p-{seed}.jsonl"
         if not path.exists():
@@ -57,6 +76,25 @@ def without_claims(paths: list[Path]) -> list[Path]:
             bare.write_text("\n".join(lines) + "\n", encoding="utf-8")
         out.append(bare)
     return out
+
+
+def random_chess_game(seed: int) -> chess.pgn.Game:
+    """A random legal game: each move drawn uniformly from the legal moves."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    while not board.is_game_over() and board.ply() < MAX_PLIES:
+        board.push(rng.choice(list(board.legal_moves)))
+    return chess.pgn.Game.from_board(board)
+
+
+def make_chess_corpus(games: int) -> Path:
+    """Write ``games`` random chess games as one PGN file (once)."""
+    path = CORPUS / "chess" / f"random-{games}.pgn"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = "\n\n".join(str(random_chess_game(seed)) for seed in range(games))
+        path.write_text(text + "\n", encoding="utf-8")
+    return path
 
 
 def parse_only(paths: list[Path]) -> tuple[float, int]:
@@ -83,33 +121,89 @@ def validate_all(paths: list[Path]) -> float:
     return time.process_time() - start
 
 
+def replay_chess(path: Path) -> tuple[float, int]:
+    """CPU seconds for python-chess to read every game (legality-checked SAN, each move
+    pushed), and the number of plies."""
+    start = time.process_time()
+    plies = 0
+    with path.open(encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            if game.errors:
+                raise SystemExit(f"{path}: python-chess rejected a game: {game.errors[0]}")
+            plies += game.end().ply()
+    return time.process_time() - start, plies
+
+
+class Timing:
+    """Every round's CPU seconds for one measurement over a fixed amount of work."""
+
+    def __init__(self, work: int) -> None:
+        self.work = work
+        self.seconds: list[float] = []
+
+    def rate(self) -> float:
+        """Work per CPU second in the best round."""
+        return self.work / min(self.seconds)
+
+    def spread(self) -> float:
+        """The slowest round over the best (1.0 = no noise)."""
+        return max(self.seconds) / min(self.seconds)
+
+
+def measure(names: list[str], args: argparse.Namespace) -> None:
+    """Run the interleaved rounds and print the table."""
+    corpora = {name: make_corpus(name, args.logs, args.players) for name in names}
+    bare = {name: without_claims(paths) for name, paths in corpora.items()}
+    pgn = make_chess_corpus(args.chess_games)
+    work = {name: parse_only(paths)[1] for name, paths in corpora.items()}
+    chess_timing = Timing(replay_chess(pgn)[1])
+    timings = {
+        (name, kind): Timing(work[name]) for name in names for kind in ("validate", "bare", "json")
+    }
+    runs: dict[str, Callable[[str], float]] = {
+        "validate": lambda name: validate_all(corpora[name]),
+        "bare": lambda name: validate_all(bare[name]),
+        "json": lambda name: parse_only(corpora[name])[0],
+    }
+    for _ in range(args.rounds):
+        chess_timing.seconds.append(replay_chess(pgn)[0])
+        for name in names:
+            for kind, run in runs.items():
+                timings[name, kind].seconds.append(run(name))
+    chess_rate = chess_timing.rate()
+    print(
+        f"python-chess: {chess_timing.work} plies in {args.chess_games} games, "
+        f"{chess_rate:,.0f} plies/s (spread {chess_timing.spread():.2f})"
+    )
+    print(
+        f"{'game':<11} {'events':>7} {'validate/s':>10} {'bare/s':>8} {'json/s':>8} "
+        f"{'vs chess':>8} {'bare vs':>8} {'cost/json':>9} {'spread':>14}"
+    )
+    for name in names:
+        valid, plain, parse = (timings[name, kind] for kind in ("validate", "bare", "json"))
+        spreads = "/".join(f"{t.spread():.2f}" for t in (valid, plain, parse))
+        print(
+            f"{name:<11} {work[name]:>7} {valid.rate():>10,.0f} {plain.rate():>8,.0f} "
+            f"{parse.rate():>8,.0f} {valid.rate() / chess_rate:>7.2f}x "
+            f"{plain.rate() / chess_rate:>7.2f}x {parse.rate() / valid.rate():>8.1f}x "
+            f"{spreads:>14}"
+        )
+    print(
+        "vs chess / bare vs: events/s with claims / without, over python-chess plies/s "
+        "(targets 1.0x / 1.3x); cost/json: validate CPU over json.loads CPU (target 6x)"
+    )
+
+
 def main() -> None:
-    """Measure and print one line per game."""
+    """Parse the command line and measure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=game_names(), action="append")
-    parser.add_argument("--games", type=int, default=20, help="logs per game")
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--repeat", type=int, default=3, help="take the best of N timings")
+    parser.add_argument("--logs", type=int, default=20, help="logs per game")
+    parser.add_argument("--players", type=int, default=None, help="fix the player count")
+    parser.add_argument("--chess-games", type=int, default=20, help="random chess games")
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds; best counts")
     args = parser.parse_args()
-    print(
-        f"{'game':<11} {'logs':>5} {'events':>8} {'validate ev/s':>14} {'no claims':>10} "
-        f"{'parse ev/s':>11} {'ratio':>6} {'ms/game':>8}"
-    )
-    for name in args.game or game_names():
-        paths = make_corpus(name, args.games, args.players)
-        bare = without_claims(paths)
-        timings = []
-        for _ in range(args.repeat):  # interleaved, so a slow spell hits all three alike
-            parse_s, events = parse_only(paths)
-            timings.append((parse_s, validate_all(paths), validate_all(bare)))
-        parse_s = min(t[0] for t in timings)
-        validate_s = min(t[1] for t in timings)
-        bare_s = min(t[2] for t in timings)
-        print(
-            f"{name:<11} {len(paths):>5} {events:>8} {events / validate_s:>14,.0f} "
-            f"{events / bare_s:>10,.0f} {events / parse_s:>11,.0f} {validate_s / parse_s:>6.1f} "
-            f"{1000 * validate_s / len(paths):>8.1f}"
-        )
+    measure(list(args.game or game_names()), args)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from oracle.formats.log import (
 from oracle.games import GameCache
 from oracle.rulebook import citation, find_rule, option_values, placeholder_keys
 from reference.core import paths
+from reference.core.access import reader
 from reference.core.catalogue import Rule
 from reference.core.errors import (
     BadOptions,
@@ -246,13 +247,23 @@ def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> 
 
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
     """Every claimed value that differs from the reference state; a path naming nothing
-    raises UnknownPath."""
+    raises UnknownPath. Paths are read by readers compiled once per state class and paths;
+    a number, text or flag equal to the claim and of its JSON type is equal as JSON too."""
     differences = []
-    for path, claimed in claims.items():
-        reference = to_json(paths.read(state, path))
+    state_type: Any = type(state)
+    values = reader(state_type, tuple(claims))(state)
+    for (path, claimed), value in zip(claims.items(), values, strict=True):
+        kind = type(value)
+        if kind is type(claimed) and kind in _SCALARS and value == claimed:
+            continue
+        reference = to_json(value)
         if not json_equal(claimed, reference):
             differences.append(Divergence(path, claimed, reference))
     return differences
+
+
+_SCALARS = (int, str, bool)
+"""JSON scalars that ``to_json`` returns as they are and ``json_equal`` compares by ``==``."""
 
 
 def _where(run: _Replay, record: EventRecord, index: int) -> dict[str, Any]:

@@ -1,8 +1,16 @@
 """A faster ``attrs.evolve`` for the engines' frozen state classes.
 
-``attrs.evolve`` inspects the class on every call; states with dozens of fields are
-copied on every event, so the field names are looked up once per class here. The class's
-``__init__`` still runs, so every field validator runs as with ``attrs.evolve``.
+``attrs.evolve`` inspects the class on every call and runs ``__init__``, so every field
+validator runs again on every copy, on values that were checked when they were first set.
+States with dozens of fields are copied on every event, so here the class is inspected once,
+the unchanged values are copied as they are (the new state shares them with the old one), and
+only the validators of the changed fields run. A value can only enter a state through
+``__init__`` (validators run), ``attrs.evolve`` or this function (validators of the changed
+fields run), so every value of a state has passed its field's validator.
+
+A class this shortcut does not fit (converters, ``__attrs_post_init__``, cached hashes,
+validators that read other fields through the instance cannot be told apart, so a class
+opts out by having any of the first three) is copied through its ``__init__`` as before.
 """
 
 from __future__ import annotations
@@ -16,22 +24,62 @@ import attrs
 
 T = TypeVar("T")
 
+_set = object.__setattr__
+
+
+@attrs.frozen
+class _Plan:
+    """How to copy one attrs class: its init-able fields, one getter for all their values,
+    each validated field's validator, and whether the shortcut applies."""
+
+    names: tuple[str, ...]
+    known: frozenset[str]
+    read: Callable[[Any], tuple[Any, ...]]
+    validators: dict[str, tuple[Any, attrs.Attribute[Any]]]
+    direct: bool
+
 
 @cache
-def _reader(cls: Any) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
-    """The init-able field names of an attrs class and one getter for all their values."""
-    names = tuple(f.name for f in attrs.fields(cls) if f.init)
+def _plan(cls: Any) -> _Plan:
+    fields = attrs.fields(cls)
+    names = tuple(f.name for f in fields if f.init)
     if len(names) == 1:
         name = names[0]
-        return names, lambda inst: (getattr(inst, name),)
-    return names, operator.attrgetter(*names)
+        read: Callable[[Any], tuple[Any, ...]] = lambda inst: (getattr(inst, name),)  # noqa: E731
+    else:
+        read = operator.attrgetter(*names)
+    direct = (
+        len(names) == len(fields)
+        and not any(f.converter is not None for f in fields)
+        and not hasattr(cls, "__attrs_post_init__")
+        and not hasattr(cls, "__attrs_pre_init__")
+        and "_attrs_cached_hash" not in getattr(cls, "__slots__", ())
+    )
+    validators = {f.name: (f.validator, f) for f in fields if f.validator is not None}
+    return _Plan(names, frozenset(names), read, validators, direct)
 
 
 def evolve(inst: T, **changes: Any) -> T:
-    """A copy of the frozen attrs object ``inst`` with ``changes`` (validators run)."""
+    """A copy of the frozen attrs object ``inst`` with ``changes``; the validators of the
+    changed fields run (as in ``__init__``, after every field is set)."""
     cls: Any = type(inst)
-    names, read = _reader(cls)
-    values = dict(zip(names, read(inst), strict=True))
-    values.update(changes)
-    new: T = cls(**values)
+    plan = _plan(cls)
+    if not plan.direct:
+        values = dict(zip(plan.names, plan.read(inst), strict=True))
+        values.update(changes)
+        made: T = cls(**values)
+        return made
+    new: T = object.__new__(cls)
+    for name, value in zip(plan.names, plan.read(inst), strict=True):
+        _set(new, name, value)
+    validators = plan.validators
+    for name, value in changes.items():
+        if name not in plan.known:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+        _set(new, name, value)
+    for name, value in changes.items():
+        check = validators.get(name)
+        if check is not None:
+            validator, field = check
+            validator(new, field, value)
     return new

@@ -8,6 +8,7 @@ shared between successive states by `attrs.evolve`) and recomputes only when one
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from reference.milestones.board import edge
@@ -55,9 +56,7 @@ class InvariantChecker:
             state.bonus_pool,
             *(p.workers for p in players),
         )
-        if len(key) != len(self._key) or any(
-            a is not b for a, b in zip(key, self._key, strict=True)
-        ):
+        if len(key) != len(self._key) or not all(map(operator.is_, key, self._key)):
             self._placed, self._failures = placed_and_tiles(tables, state)
             self._key = key
         failures += self._failures

@@ -68,6 +68,9 @@ class Memo:
         """(mix, large stack, small stack, tiles expected outside, stack faults)."""
         self.sound_board: dict[str, str] | None = None
         """The last board found sound."""
+        self.tiles: tuple[tuple[object, ...], list[str]] | None = None
+        """(the tile holders last counted: expected counts, board, each player's supply and
+        face-down tiles; what the count found)."""
 
 
 def _outside_stacks(cfg: Config, state: State, memo: Memo) -> tuple[dict[str, int], list[str]]:
@@ -93,6 +96,20 @@ def _outside_stacks(cfg: Config, state: State, memo: Memo) -> tuple[dict[str, in
 
 def _tiles(cfg: Config, state: State, memo: Memo) -> list[str]:
     expected, faults = _outside_stacks(cfg, state, memo)
+    holders: tuple[object, ...] = (expected, state.board)
+    for p in state.players.values():
+        holders += (p.supply, p.face_down)
+    if memo.tiles is not None:
+        last, found = memo.tiles
+        if len(last) == len(holders) and all(a is b for a, b in zip(last, holders, strict=True)):
+            return found
+    found = _tile_count(state, expected, faults)
+    memo.tiles = (holders, found)
+    return found
+
+
+def _tile_count(state: State, expected: dict[str, int], faults: list[str]) -> list[str]:
+    """The stack faults, and whether the tiles outside the stacks are the ones expected."""
     held = list(state.board.values())
     for p in state.players.values():
         held += p.supply
