@@ -307,6 +307,20 @@ def coverage(
             typer.echo(f"  uncovered: {', '.join(uncovered)}")
 
 
+@app.command()
+def serve(
+    game: Annotated[list[str], typer.Option(help="Game to serve (repeat for more).")],
+    seed: Annotated[int, typer.Option(help="Seed of the 'next' op's random choices.")] = 0,
+) -> None:
+    """Our engines behind the engine protocol v1 (JSON Lines on stdin/stdout)."""
+    from oracle.serve import serve as serve_session
+
+    unknown = [g for g in game if g not in game_names()]
+    if unknown:
+        _usage(f"unknown game {unknown[0]!r} (known: {', '.join(game_names())})")
+    raise typer.Exit(serve_session(tuple(game), seed, sys.stdin.buffer, sys.stdout))
+
+
 def main() -> None:
     """Entry point: run the app; an unexpected exception is our bug (exit 3), in one line."""
     try:
