@@ -2,31 +2,38 @@
 
 from __future__ import annotations
 
+import json
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
 
-from oracle.formats.converter import assign, json_equal, structure_event, to_json
-from oracle.formats.scenario import BadScenario, ExpectedLegal, LoadedScenario, load_scenario
-from oracle.games import GameCache
-from oracle.rulebook import find_rule, placeholder_basis
-from reference.core import paths
-from reference.core.errors import (
-    BadOptions,
-    EngineInvariantError,
-    MalformedEvent,
-    RuleViolation,
+from oracle.formats.converter import json_equal, structure_event, unstructure_event
+from oracle.formats.scenario import (
+    BadScenario,
+    ExpectedLegal,
+    ExpectedResult,
+    LoadedScenario,
+    Scenario,
+    load_scenario,
 )
-from reference.core.game import Game, player_names_ok, step
+from oracle.games import GameCache
+from oracle.protocol import Driver, EngineError, EngineFault
+from oracle.refengine import LocalEngine
+from oracle.rulebook import find_rule, placeholder_basis
+from reference.core.errors import BadOptions, MalformedEvent
+from reference.core.game import Game, player_names_ok
 
-Status = Literal["pass", "fail", "error", "internal_error"]
+Status = Literal["pass", "fail", "error", "internal_error", "skipped"]
 
 
 @attrs.frozen
 class ScenarioResult:
-    """The outcome of one scenario file. ``error``: the file itself is unusable."""
+    """The outcome of one scenario file. ``error``: the file itself is unusable. ``needs``:
+    the engine protocol capabilities an engine needs to run it; ``skipped``: the engine
+    under test lacks one. ``notes``: soft findings (another rule id than ours)."""
 
     path: str
     status: Status
@@ -36,6 +43,8 @@ class ScenarioResult:
     rules: tuple[str, ...] = ()
     line: int | None = None
     placeholders: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 class _Outcome(Exception):
@@ -46,22 +55,47 @@ class _Outcome(Exception):
         self.line = line
 
 
-def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
-    """Run one scenario file; never raises for a bad file or a failing expectation."""
+def needs(sc: Scenario) -> tuple[str, ...]:
+    """The capabilities beyond the basic operations that running ``sc`` takes."""
+    wanted = []
+    if sc.given.state:
+        wanted.append("set_state")
+    if sc.expect.state:
+        wanted.append("state")
+    if sc.expect.legal is not None:
+        wanted.append("legal")
+    return tuple(wanted)
+
+
+def run_scenario(
+    path: Path, games: GameCache, driver: Driver | None = None, strict_rules: bool = False
+) -> ScenarioResult:
+    """Run one scenario file on our engine, or through ``driver`` (an engine under test);
+    never raises for a bad file or a failing expectation. A fault of the engine under test
+    (EngineFault) propagates to the caller."""
     try:
         loaded = load_scenario(path)
     except BadScenario as exc:
         return ScenarioResult(str(path), "error", exc.reason, line=exc.line or None)
     sc = loaded.scenario
-    base: dict[str, Any] = {"id": sc.id, "game": sc.game, "rules": sc.rules}
+    base: dict[str, Any] = {"id": sc.id, "game": sc.game, "rules": sc.rules, "needs": needs(sc)}
+    run = _Run(loaded, driver or LocalEngine(games=games), strict_rules)
     try:
         game = games.get(sc.game, sc.options)
         basis = _basis(game, sc.rules)
-        _run(loaded, game)
+        missing = [c for c in base["needs"] if c not in run.engine.capabilities]
+        if missing:
+            reason = f"the engine lacks {', '.join(missing)}"
+            return ScenarioResult(str(path), "skipped", reason, **base)
+        run.run(game)
     except _Outcome as out:
-        return ScenarioResult(str(path), out.status, out.reason, line=out.line, **base)
+        return ScenarioResult(
+            str(path), out.status, out.reason, line=out.line, notes=tuple(run.notes), **base
+        )
     except BadOptions as exc:
         return ScenarioResult(str(path), "error", exc.message, **base)
+    except EngineFault:
+        raise
     except Exception as exc:  # noqa: BLE001 - anything else is our bug, reported as ours
         where = traceback.extract_tb(exc.__traceback__)[-1]
         reason = (
@@ -69,7 +103,7 @@ def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
             f"({Path(where.filename).name}:{where.lineno})"
         )
         return ScenarioResult(str(path), "internal_error", reason, **base)
-    return ScenarioResult(str(path), "pass", "", placeholders=basis, **base)
+    return ScenarioResult(str(path), "pass", "", placeholders=basis, notes=tuple(run.notes), **base)
 
 
 def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[str, ...]:
@@ -82,144 +116,163 @@ def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(basis))
 
 
-def _run(loaded: LoadedScenario, game: Game) -> None:
-    sc = loaded.scenario
-    problem = player_names_ok(sc.players, game.min_players, game.max_players)
-    if problem:
-        raise _Outcome("error", f"players: {problem}")
-    state = game.new_game(sc.players)
-    for i, raw in enumerate(sc.given.events):
-        line = _at(loaded.given_lines, i)
-        state = _apply(game, state, raw, line, f"given event {i}", expected_rule=None)
-    if sc.given.state:
+class _Run:
+    """One scenario on one engine. The file is checked against our rule set (its events must
+    be ones the game knows); the engine's answers are then checked against the file. What
+    the engine cannot do is the file's fault on our engine, the engine's fault on another."""
+
+    def __init__(self, loaded: LoadedScenario, engine: Driver, strict_rules: bool) -> None:
+        self.loaded = loaded
+        self.engine = engine
+        self.strict_rules = strict_rules
+        self.notes: list[str] = []
+        self.cannot: Status = "error" if engine.reference else "fail"
+
+    def run(self, game: Game) -> None:
+        loaded, engine = self.loaded, self.engine
+        sc = loaded.scenario
+        problem = player_names_ok(sc.players, game.min_players, game.max_players)
+        if problem:
+            raise _Outcome("error", f"players: {problem}")
         try:
-            state = assign(game, state, sc.given.state)
-        except (paths.UnknownPath, MalformedEvent) as exc:
-            raise _Outcome("error", f"given.state: {exc}") from exc
-        unsound = game.invariant_failures(state)
-        if unsound:
-            raise _Outcome("error", f"given state unsound: {'; '.join(unsound)}")
-    illegal = sc.expect.illegal
-    for i, raw in enumerate(sc.steps):
-        line = _at(loaded.step_lines, i)
-        expected = illegal.rule if illegal is not None and illegal.step == i else None
-        state = _apply(game, state, raw, line, f"step {i}", expected_rule=expected)
-        if expected is not None:
+            engine.new_game(sc.game, sc.players, sc.options)
+        except EngineError as exc:
+            raise _Outcome(self.cannot, f"new_game: {exc.message}") from exc
+        for i, raw in enumerate(sc.given.events):
+            self.apply(game, raw, _at(loaded.given_lines, i), f"given event {i}", None)
+        if sc.given.state:
+            try:
+                engine.set_state(sc.given.state)
+            except EngineError as exc:
+                raise _Outcome(self.cannot, f"given.state: {exc.message}") from exc
+        illegal = sc.expect.illegal
+        for i, raw in enumerate(sc.steps):
+            line = _at(loaded.step_lines, i)
+            expected = illegal.rule if illegal is not None and illegal.step == i else None
+            self.apply(game, raw, line, f"step {i}", expected)
+            if expected is not None:
+                return
+        self.check_expect(game)
+
+    def apply(
+        self,
+        game: Game,
+        raw: dict[str, Any],
+        line: int | None,
+        what: str,
+        expected_rule: str | None,
+    ) -> None:
+        try:
+            structure_event(game, raw)
+        except MalformedEvent as exc:
+            raise _Outcome("error", f"{what}: {exc.message}", line) from exc
+        try:
+            refused = self.engine.apply(raw)
+        except EngineError as exc:
+            raise _Outcome(self.cannot, f"{what}: {exc.message}", line) from exc
+        if refused is not None:
+            if expected_rule is None:
+                reason = f"{what} broke {refused.rule} ({refused.message}); expected it to be legal"
+                raise _Outcome("fail", reason, line)
+            if refused.rule != expected_rule:
+                reason = (
+                    f"{what} broke {refused.rule} ({refused.message}); expected {expected_rule}"
+                )
+                if self.engine.reference or self.strict_rules:
+                    raise _Outcome("fail", reason, line)
+                self.notes.append(reason)
             return
-    _check_expect(loaded, game, state)
+        if expected_rule is not None:
+            raise _Outcome("fail", f"{what} was legal; expected it to break {expected_rule}", line)
+
+    def check_expect(self, game: Game) -> None:
+        expect = self.loaded.scenario.expect
+        engine = self.engine
+        wrong: list[str] = []
+        if expect.state:
+            values = engine.state(list(expect.state))
+            for path, value in expect.state.items():
+                if path not in values:
+                    if engine.reference:
+                        raise _Outcome("error", f"expect.state: state path {path!r} names nothing")
+                    wrong.append(f"{path}: the engine does not answer it")
+                elif not json_equal(value, values[path]):
+                    wrong.append(f"{path}: expected {value!r}, reference has {values[path]!r}")
+        actor, over = engine.to_act() if expect.to_act or expect.over is not None else ("", False)
+        if expect.to_act is not None and actor != expect.to_act:
+            wrong.append(f"to_act: expected {expect.to_act}, reference has {actor}")
+        if expect.over is not None and over != expect.over:
+            wrong.append(f"over: expected {expect.over}, reference has {over}")
+        if expect.result is not None:
+            wrong += self.check_result(expect.result)
+        if expect.legal is not None:
+            wrong += self.check_legal(game, expect.legal)
+        if wrong:
+            raise _Outcome("fail", "; ".join(wrong))
+
+    def check_result(self, expected: ExpectedResult) -> list[str]:
+        if not self.engine.to_act()[1]:
+            return ["result: expected a finished game, but it is not over"]
+        scores, winners = self.engine.result()
+        wrong = []
+        if expected.scores is not None and not json_equal(expected.scores, scores):
+            wrong.append(f"result.scores: expected {expected.scores}, got {scores}")
+        if expected.winners is not None and list(expected.winners) != winners:
+            wrong.append(f"result.winners: expected {list(expected.winners)}, got {winners}")
+        return wrong
+
+    def check_legal(self, game: Game, expected: ExpectedLegal) -> list[str]:
+        """Compare the engine's legal events with the expected count and members.
+
+        An included event must be listed *and* apply; an excluded one must be neither listed
+        nor applicable (it must break a rule), so the check holds even where an event's
+        fields can be written in more than one order.
+        """
+        listed = {canonical(e) for e in self.engine.legal()}
+        wrong = []
+        if expected.count is not None and expected.count != len(listed):
+            wrong.append(f"legal.count: expected {expected.count}, reference lists {len(listed)}")
+        for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
+            for i, raw in enumerate(events):
+                try:
+                    event = unstructure_event(structure_event(game, raw))
+                except MalformedEvent as exc:
+                    raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
+                is_listed = canonical(event) in listed
+                applies = self.engine.probe(event) is None
+                if which == "includes" and not (is_listed and applies):
+                    how = "is not listed" if applies else "breaks a rule"
+                    wrong.append(f"legal.includes: {raw} {how} here")
+                if which == "excludes" and (is_listed or applies):
+                    how = "is listed" if is_listed else "applies"
+                    wrong.append(f"legal.excludes: {raw} {how} here")
+        return wrong
+
+
+def canonical(event: Mapping[str, Any]) -> str:
+    """An event as text that is equal for equal events (keys sorted), to compare sets."""
+    return json.dumps(event, sort_keys=True)
 
 
 def _at(lines: tuple[int, ...], i: int) -> int | None:
     return lines[i] if i < len(lines) else None
 
 
-def _apply(
-    game: Game,
-    state: Any,
-    raw: dict[str, Any],
-    line: int | None,
-    what: str,
-    expected_rule: str | None,
-) -> Any:
-    try:
-        event = structure_event(game, raw)
-    except MalformedEvent as exc:
-        raise _Outcome("error", f"{what}: {exc.message}", line) from exc
-    try:
-        new_state = step(game, state, event)
-    except RuleViolation as exc:
-        if expected_rule == exc.rule_id:
-            return state
-        wanted = f"expected {expected_rule}" if expected_rule else "expected it to be legal"
-        reason = f"{what} broke {exc.rule_id} ({exc.message}); {wanted}"
-        raise _Outcome("fail", reason, line) from exc
-    except MalformedEvent as exc:
-        raise _Outcome("error", f"{what}: {exc.message}", line) from exc
-    except EngineInvariantError as exc:
-        reason = f"internal error in rules-oracle, please report: {what}: invariant broken: {exc}"
-        raise _Outcome("internal_error", reason, line) from exc
-    if expected_rule is not None:
-        raise _Outcome("fail", f"{what} was legal; expected it to break {expected_rule}", line)
-    return new_state
-
-
-def _check_expect(loaded: LoadedScenario, game: Game, state: Any) -> None:
-    expect = loaded.scenario.expect
-    wrong: list[str] = []
-    for path, value in (expect.state or {}).items():
-        try:
-            actual = to_json(paths.read(state, path))
-        except paths.UnknownPath as exc:
-            raise _Outcome("error", f"expect.state: {exc}") from exc
-        if not json_equal(value, actual):
-            wrong.append(f"{path}: expected {value!r}, reference has {actual!r}")
-    if expect.to_act is not None and game.to_act(state) != expect.to_act:
-        wrong.append(f"to_act: expected {expect.to_act}, reference has {game.to_act(state)}")
-    if expect.over is not None and game.is_over(state) != expect.over:
-        wrong.append(f"over: expected {expect.over}, reference has {game.is_over(state)}")
-    if expect.result is not None:
-        if not game.is_over(state):
-            wrong.append("result: expected a finished game, but it is not over")
-        else:
-            result = game.result(state)
-            if expect.result.scores is not None and expect.result.scores != result.scores:
-                wrong.append(f"result.scores: expected {expect.result.scores}, got {result.scores}")
-            if expect.result.winners is not None and expect.result.winners != result.winners:
-                wrong.append(
-                    f"result.winners: expected {list(expect.result.winners)}, "
-                    f"got {list(result.winners)}"
-                )
-    if expect.legal is not None:
-        wrong += _check_legal(game, state, expect.legal)
-    if wrong:
-        raise _Outcome("fail", "; ".join(wrong))
-
-
-def _check_legal(game: Game, state: Any, expected: ExpectedLegal) -> list[str]:
-    """Compare the reference's legal events with the expected count and members.
-
-    An included event must be listed *and* apply; an excluded one must be neither listed nor
-    applicable (it must break a rule), so the check holds even where an event's fields can
-    be written in more than one order.
-    """
-    listed = game.legal_events(state)
-    wrong = []
-    if expected.count is not None and expected.count != len(listed):
-        wrong.append(f"legal.count: expected {expected.count}, reference lists {len(listed)}")
-    for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
-        for i, raw in enumerate(events):
-            try:
-                event = structure_event(game, raw)
-            except MalformedEvent as exc:
-                raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
-            is_listed = event in listed
-            applies = _applies(game, state, event)
-            if which == "includes" and not (is_listed and applies):
-                how = "is not listed" if applies else "breaks a rule"
-                wrong.append(f"legal.includes: {raw} {how} here")
-            if which == "excludes" and (is_listed or applies):
-                how = "is listed" if is_listed else "applies"
-                wrong.append(f"legal.excludes: {raw} {how} here")
-    return wrong
-
-
-def _applies(game: Game, state: Any, event: Any) -> bool:
-    """Whether ``event`` applies here without breaking a rule."""
-    try:
-        step(game, state, event)
-    except RuleViolation:
-        return False
-    return True
-
-
-def run_all(paths_: list[Path], games: GameCache, game_filter: str | None) -> list[ScenarioResult]:
-    """Run every scenario file; a duplicate id is an error on its later file."""
+def run_all(
+    paths_: list[Path],
+    games: GameCache,
+    game_filter: str | None,
+    driver: Driver | None = None,
+    strict_rules: bool = False,
+) -> list[ScenarioResult]:
+    """Run every scenario file (on our engine, or through ``driver``); a duplicate id is an
+    error on its later file."""
     from oracle.formats.scenario import scenario_files
 
     results: list[ScenarioResult] = []
     seen: dict[str, str] = {}
     for path in scenario_files(paths_):
-        result = run_scenario(path, games)
+        result = run_scenario(path, games, driver, strict_rules)
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:
