@@ -321,6 +321,55 @@ def serve(
     raise typer.Exit(serve_session(tuple(game), seed, sys.stdin.buffer, sys.stdout))
 
 
+@app.command()
+def conform(
+    engine: Annotated[str, typer.Option(help="Command that starts the engine under test.")],
+    game: Annotated[str, typer.Option(help="Game name: " + ", ".join(game_names()))],
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: every count in turn).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first play-out.")] = 0,
+    games: Annotated[int, typer.Option(help="Play-outs (and engine-driven games).")] = 4,
+    baseline: Annotated[Path | None, typer.Option(help="Known disagreements (YAML).")] = None,
+    write_baseline: Annotated[
+        Path | None, typer.Option(help="Write a baseline of this run's findings here.")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds the engine has per request.")] = 10.0,
+    strict_rules: Annotated[bool, typer.Option(help="Another rule id fails too.")] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
+    part: Annotated[
+        list[str] | None, typer.Option(help="Only these parts: playout, probes, scenarios, engine.")
+    ] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    shrink_seconds: Annotated[float, typer.Option(help="Time budget per shrink.")] = 60.0,
+    save: Annotated[
+        Path | None, typer.Option(help="Write each finding's log and scenario here.")
+    ] = None,
+) -> None:
+    """Drive an engine under test over the engine protocol and compare it with ours."""
+    from oracle.conform_cli import run_conform
+
+    raise typer.Exit(
+        run_conform(
+            engine,
+            game,
+            players,
+            seed,
+            games,
+            baseline,
+            write_baseline,
+            timeout,
+            strict_rules,
+            fmt.value,
+            part,
+            scenarios_dir,
+            shrink_seconds,
+            save,
+            _usage,
+        )
+    )
+
+
 def main() -> None:
     """Entry point: run the app; an unexpected exception is our bug (exit 3), in one line."""
     try:

@@ -178,8 +178,10 @@ class LocalEngine:
         for event in candidates(self.game, pool, rng, count):
             try:
                 step(self.game, self._state, event)
-            except (RuleViolation, MalformedEvent):
+            except RuleViolation:
                 record = unstructure_event(event)
                 if record not in out:
                     out.append(record)
+            except MalformedEvent:
+                continue  # a value the game cannot read: malformed, not a rule question
         return out
