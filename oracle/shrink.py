@@ -73,7 +73,11 @@ def shrink_finding(run: Conformance, finding: Finding) -> Finding:
         return again if again is not None and finding.same_kind(again) else None
 
     deadline = time.monotonic() + run.settings.shrink_seconds
+    counts = run.report.counts
+    before = attrs.evolve(counts)
     smaller = ddmin(list(finding.choices), test, deadline)
+    before.shrink_runs = counts.shrink_runs
+    run.report.counts = before  # the replays are not part of the run's own counts
     if smaller is None:
         return attrs.evolve(finding, shrunk_from=len(finding.events))
     return attrs.evolve(
