@@ -53,6 +53,13 @@ class Format(StrEnum):
     junit = "junit"
 
 
+class ClaimsMode(StrEnum):
+    """What ``play`` claims after each event."""
+
+    acting = "acting"
+    full = "full"
+
+
 class PlainFormat(StrEnum):
     """Report formats of commands that report no pass or fail."""
 
@@ -87,6 +94,9 @@ def play(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
     options: Annotated[str, typer.Option(help="Game options as a JSON object.")] = "{}",
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    claims: Annotated[
+        ClaimsMode, typer.Option(help="acting: the actor's plain values; full: every path.")
+    ] = ClaimsMode.acting,
 ) -> None:
     """Write a seeded random legal game as a complete v1 log, with state claims."""
     try:
@@ -106,7 +116,7 @@ def play(
     problem = player_names_ok(names, rules.min_players, rules.max_players)
     if problem or players > len(PLAYER_NAMES):
         _usage(problem or f"at most {len(PLAYER_NAMES)} players")
-    lines = list(play_lines(rules, names, seed, opts))
+    lines = list(play_lines(rules, names, seed, opts, full=claims is ClaimsMode.full))
     text = "\n".join(lines) + "\n"
     if output is None:
         sys.stdout.write(text)
