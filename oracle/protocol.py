@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import queue
+import os
+import selectors
 import shlex
 import subprocess
-import threading
 import time
 from collections import deque
 from collections.abc import Mapping
-from typing import IO, Any, Protocol
+from typing import Any, Protocol
 
 import attrs
 
@@ -166,14 +166,13 @@ def _ok_shape(op: str, r: dict[str, Any]) -> str | None:
 # --- The subprocess --------------------------------------------------------------------------
 
 
-_EOF = object()
-
-
 class EngineProcess:
     """An engine under test, one subprocess at a time; ``request`` sends one line and reads one.
 
-    The command is split like a shell would (shlex) but run without one. stdout is read by a
-    thread into a queue so a request can time out; stderr is kept in a bounded buffer.
+    The command is split like a shell would (shlex) but run without one. One thread does all
+    the I/O with ``selectors`` (no reader threads: they would contend for the interpreter
+    lock on every round-trip), so a request can time out even if the engine stops reading
+    or writing; stderr is kept in a bounded buffer for the report.
     """
 
     def __init__(self, command: str, timeout: float) -> None:
@@ -183,13 +182,15 @@ class EngineProcess:
         self.timeout = timeout
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_KEEP)
         self.last_request: dict[str, Any] | None = None
+        self.requests = 0
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[Any] = queue.Queue()
+        self._out = bytearray()
+        self._err = bytearray()
 
     def start(self) -> None:
         """Start (or restart) the engine. Raises EngineFault if it cannot be started."""
         self.stop()
-        self._lines = queue.Queue()
+        self._out, self._err = bytearray(), bytearray()
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -199,14 +200,10 @@ class EngineProcess:
             )
         except OSError as exc:
             raise EngineFault("crash", f"cannot start {self.argv[0]}: {exc}", None) from exc
-        if self._proc.stdout is None or self._proc.stderr is None:
-            raise EngineFault("crash", "no pipes to the engine", None)
-        threading.Thread(
-            target=_read_out, args=(self._proc.stdout, self._lines), daemon=True
-        ).start()
-        threading.Thread(
-            target=_read_err, args=(self._proc.stderr, self.stderr_tail), daemon=True
-        ).start()
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            if stream is None:
+                raise EngineFault("crash", "no pipes to the engine", None)
+            os.set_blocking(stream.fileno(), False)
 
     @property
     def running(self) -> bool:
@@ -217,20 +214,10 @@ class EngineProcess:
         """Send one request; the engine's response, checked for shape. Raises EngineFault."""
         op = str(message.get("op"))
         self.last_request = dict(message)
-        if self._proc is None or self._proc.stdin is None or self._proc.poll() is not None:
+        self.requests += 1
+        if self._proc is None or self._proc.poll() is not None:
             raise self._fault("crash", "the engine is not running (it exited)")
-        try:
-            self._proc.stdin.write(json.dumps(message).encode() + b"\n")
-            self._proc.stdin.flush()
-        except OSError as exc:
-            raise self._fault("crash", f"cannot write to the engine: {exc}") from exc
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty as exc:
-            raise self._fault("hang", f"no response within {self.timeout:g} s") from exc
-        if line is _EOF:
-            code = self._wait_exit()
-            raise self._fault("crash", f"the engine exited (code {code}) without a response")
+        line = self._exchange(json.dumps(message).encode() + b"\n")
         try:
             response = decode_line(1, line)
         except Malformed as exc:
@@ -240,10 +227,94 @@ class EngineProcess:
             raise self._fault("shape", f"{problem}: {_clip(line)}")
         return response
 
+    def _exchange(self, data: bytes) -> bytes:
+        """Write ``data`` and read one line back, all within the timeout."""
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdout is None or proc.stderr is None:
+            raise self._fault("crash", "the engine is not running")
+        deadline = time.monotonic() + self.timeout
+        pending = memoryview(data)
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ, "out")
+            sel.register(proc.stderr, selectors.EVENT_READ, "err")
+            sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+            while True:
+                newline = self._out.find(b"\n")
+                if newline >= 0:
+                    line = bytes(self._out[: newline + 1])
+                    del self._out[: newline + 1]
+                    return line
+                if len(self._out) > MAX_LINE_BYTES:
+                    raise self._fault("garbage", f"a response longer than {MAX_LINE_BYTES} bytes")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise self._fault("hang", f"no response within {self.timeout:g} s")
+                for key, _ in sel.select(left):
+                    if key.data == "in":
+                        pending = self._write(proc, pending)
+                        if not pending:
+                            sel.unregister(proc.stdin)
+                    elif not self._read(key.data, proc):
+                        if key.data == "out":
+                            code = self._wait_exit()
+                            message = f"the engine exited (code {code}) without a response"
+                            raise self._fault("crash", message)
+                        sel.unregister(proc.stderr)
+
+    def _write(self, proc: subprocess.Popen[bytes], pending: memoryview) -> memoryview:
+        """Write what the pipe takes now; the rest."""
+        if proc.stdin is None:
+            raise self._fault("crash", "the engine is not running")
+        try:
+            sent = os.write(proc.stdin.fileno(), pending)
+        except BlockingIOError:
+            return pending
+        except OSError as exc:
+            raise self._fault("crash", f"cannot write to the engine: {exc}") from exc
+        return pending[sent:]
+
+    def _read(self, which: str, proc: subprocess.Popen[bytes]) -> bool:
+        """Read what is there from stdout or stderr; False at end of file."""
+        stream = proc.stdout if which == "out" else proc.stderr
+        if stream is None:
+            return False
+        try:
+            chunk = os.read(stream.fileno(), 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        if which == "out":
+            self._out += chunk
+        else:
+            self._err += chunk
+            *lines, rest = self._err.split(b"\n")
+            self.stderr_tail.extend(x.decode("utf-8", "replace") for x in lines)
+            self._err = bytearray(rest[-4096:])
+        return True
+
     def _fault(self, kind: str, message: str) -> EngineFault:
         fault = EngineFault(kind, message, self.last_request)
+        self._drain_stderr()
         self.stop()
         return fault
+
+    def _drain_stderr(self) -> None:
+        """Keep what the engine wrote to stderr before it failed (it may explain why)."""
+        proc = self._proc
+        if proc is None or proc.stderr is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.2)
+        for _ in range(16):
+            if not self._read("err", proc):
+                break
+        if self._err:
+            self.stderr_tail.append(self._err.decode("utf-8", "replace"))
+            self._err = bytearray()
 
     def _wait_exit(self) -> int | None:
         if self._proc is None:
@@ -258,11 +329,10 @@ class EngineProcess:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        try:
-            if proc.stdin is not None:
-                proc.stdin.close()
-        except OSError:
-            pass
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
         try:
             proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
@@ -275,23 +345,6 @@ class EngineProcess:
             with contextlib.suppress(EngineFault):
                 self.request({"op": "bye"})
         self.stop()
-
-
-def _read_out(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
-    while True:
-        line = stream.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            lines.put(_EOF)
-            return
-        lines.put(line)
-
-
-def _read_err(stream: IO[bytes], tail: deque[str]) -> None:
-    while True:
-        line = stream.readline(4096)
-        if not line:
-            return
-        tail.append(line.decode("utf-8", "replace").rstrip("\n"))
 
 
 def _clip(line: Any, size: int = 120) -> str:

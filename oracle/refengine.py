@@ -44,6 +44,8 @@ class LocalEngine:
         self.games = games or GameCache()
         self._game: Game | None = None
         self._state: Any = None
+        self._leaves: tuple[Any, dict[str, Any]] | None = None
+        self._legal: tuple[Any, list[Any], list[dict[str, Any]]] | None = None
 
     @staticmethod
     def game_names() -> tuple[str, ...]:
@@ -114,8 +116,13 @@ class LocalEngine:
         return ("" if over else self.game.to_act(self._state)), over
 
     def state(self, paths_: list[str]) -> dict[str, Any]:
+        # Many paths (a whole position): one walk answers the leaves; others are read.
+        found = self.leaves() if len(paths_) > 16 else {}
         values: dict[str, Any] = {}
         for path in paths_:
+            if path in found:
+                values[path] = found[path]
+                continue
             try:
                 values[path] = to_json(paths.read(self.position, path))
             except paths.UnknownPath:
@@ -124,16 +131,25 @@ class LocalEngine:
 
     def leaves(self) -> dict[str, Any]:
         """Every leaf path of the position with its value (reference.core.walk)."""
-        return leaves(to_json(self.position))
+        state = self.position
+        if self._leaves is None or self._leaves[0] is not state:
+            self._leaves = (state, leaves(to_json(state)))
+        return self._leaves[1]
 
     def legal(self) -> list[dict[str, Any]]:
-        if self.game.is_over(self._state):
-            return []
-        return [unstructure_event(e) for e in self.game.legal_events(self._state)]
+        return list(self._legal_here()[2])
 
     def legal_objects(self) -> list[Any]:
         """The legal events as event objects (empty once over)."""
-        return [] if self.game.is_over(self._state) else self.game.legal_events(self._state)
+        return list(self._legal_here()[1])
+
+    def _legal_here(self) -> tuple[Any, list[Any], list[dict[str, Any]]]:
+        """(state, legal events, as wire events), worked out once per position."""
+        state = self.position
+        if self._legal is None or self._legal[0] is not state:
+            events = [] if self.game.is_over(state) else self.game.legal_events(state)
+            self._legal = (state, events, [unstructure_event(e) for e in events])
+        return self._legal
 
     def result(self) -> tuple[dict[str, Any], list[Any]]:
         if not self.game.is_over(self._state):
@@ -161,8 +177,10 @@ class LocalEngine:
     def choice(self, rng: random.Random) -> int:
         """A seeded choice as an index into ``legal()``: a chance outcome by its
         probability, else uniform."""
-        event = choose(self.game, self._state, rng)
-        return self.legal_objects().index(event)
+        legal = self._legal_here()[1]
+        if not self.is_chance():
+            return rng.randrange(len(legal))  # as oracle.play.choose does
+        return legal.index(choose(self.game, self._state, rng))
 
     def is_chance(self) -> bool:
         """Whether the next event is a chance outcome."""
