@@ -39,6 +39,7 @@ PROBE_CHANCE = 0.05
 PROBE_CANDIDATES = 40
 PROBES_PER_POSITION = 3
 MAX_ENGINE_EVENTS = 100_000
+_SCALARS = (int, str, bool, type(None))
 
 
 @attrs.frozen
@@ -480,9 +481,14 @@ class _Game:
         self.counts.paths_compared += len(answered)
         self.counts.paths_unanswered += len(values) - len(answered)
         for path, value in values.items():
-            if path in answered and not json_equal(value, answered[path]):
-                message = f"{path}: ours {value!r}, the engine's {answered[path]!r}"
-                self.stop("state", message, path=path, ours=value, theirs=answered[path])
+            if path not in answered:
+                continue
+            theirs = answered[path]
+            if type(value) is type(theirs) and type(value) in _SCALARS and value == theirs:
+                continue  # the common case, without the deep comparison
+            if not json_equal(value, theirs):
+                message = f"{path}: ours {value!r}, the engine's {theirs!r}"
+                self.stop("state", message, path=path, ours=value, theirs=theirs)
 
     def compare_legal(self) -> None:
         ours = {canonical(e): e for e in self.ref.legal()}

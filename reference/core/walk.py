@@ -15,17 +15,19 @@ def leaves(tree: Any, prefix: str = "") -> dict[str, Any]:
 
     A key holding a dot cannot be written as a path segment; such a subtree is left out.
     """
+    if not (isinstance(tree, dict) and tree):
+        return {prefix: tree} if prefix else {}
     out: dict[str, Any] = {}
-    _walk(tree, prefix, out)
+    _walk(tree, prefix + "." if prefix else "", out)
     return out
 
 
-def _walk(node: Any, prefix: str, out: dict[str, Any]) -> None:
-    if isinstance(node, dict) and node:
-        for key, value in node.items():
-            segment = str(key)
-            if "." in segment or not segment:
-                continue
-            _walk(value, f"{prefix}.{segment}" if prefix else segment, out)
-    elif prefix:
-        out[prefix] = node
+def _walk(node: dict[Any, Any], prefix: str, out: dict[str, Any]) -> None:
+    for key, value in node.items():
+        segment = str(key)
+        if "." in segment or not segment:
+            continue
+        if type(value) is dict and value:
+            _walk(value, prefix + segment + ".", out)
+        else:
+            out[prefix + segment] = value
