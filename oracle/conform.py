@@ -326,36 +326,40 @@ class Conformance:
         return files
 
     def run_scenarios(self) -> None:
-        counts = self.report.counts
         for path in self.scenario_files():
             if not self.ensure_running():
                 return
-            self.begin("scenarios", path.stem)
-            try:
-                result = run_scenario(path, self.games, self.remote, self.settings.strict_rules)
-            except (EngineFault, EngineError) as exc:
-                finding = self._fault_finding("scenarios", exc, None)
-                self.add(attrs.evolve(finding, scenario_id=path.stem))
-                counts.scenarios_failed += 1
-                continue
-            if result.status == "skipped":
-                counts.scenarios_skipped += 1
-                continue
-            for note in result.notes:
-                self.add(Finding("scenarios", "rule_id", note, scenario_id=result.id, soft=True))
-            if result.status == "pass":
-                counts.scenarios_passed += 1
-                continue
+            self.scenario_case(path)
+
+    def scenario_case(self, path: Path) -> None:
+        """Run one scenario file on the engine under test; a failure is a finding."""
+        counts = self.report.counts
+        self.begin("scenarios", path.stem)
+        try:
+            result = run_scenario(path, self.games, self.remote, self.settings.strict_rules)
+        except (EngineFault, EngineError) as exc:
+            finding = self._fault_finding("scenarios", exc, None)
+            self.add(attrs.evolve(finding, scenario_id=path.stem))
             counts.scenarios_failed += 1
-            self.add(
-                Finding(
-                    "scenarios",
-                    "scenario" if result.status == "fail" else f"scenario_{result.status}",
-                    result.reason,
-                    scenario_id=result.id,
-                    rule=result.rules[0] if result.rules else None,
-                )
+            return
+        if result.status == "skipped":
+            counts.scenarios_skipped += 1
+            return
+        for note in result.notes:
+            self.add(Finding("scenarios", "rule_id", note, scenario_id=result.id, soft=True))
+        if result.status == "pass":
+            counts.scenarios_passed += 1
+            return
+        counts.scenarios_failed += 1
+        self.add(
+            Finding(
+                "scenarios",
+                "scenario" if result.status == "fail" else f"scenario_{result.status}",
+                result.reason,
+                scenario_id=result.id,
+                rule=result.rules[0] if result.rules else None,
             )
+        )
 
     # --- part 4: engine-driven games ----------------------------------------------------
 
