@@ -11,18 +11,27 @@ from reference.registry import make_game
 
 
 class GameCache:
-    """Rule sets already made, by game and options (loading data files costs milliseconds)."""
+    """Rule sets already made, by game and options (loading data files costs milliseconds).
 
-    def __init__(self, profile: Mapping[str, Any] | None = None) -> None:
+    ``options`` override a file's own options (to replay a log under another reading of a
+    dispute); ``profile`` data values win over any the file carries.
+    """
+
+    def __init__(
+        self,
+        profile: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
         self._games: dict[str, Game] = {}
         self._profile = dict(profile or {})
+        self._options = dict(options or {})
 
     def get(self, name: str, options: Mapping[str, Any]) -> Game:
         """The rule set for ``name`` with ``options``; the CLI profile wins over the file's.
 
         Raises BadOptions for an unknown game or bad options.
         """
-        merged = dict(options)
+        merged = {**options, **self._options}
         if self._profile:
             embedded = merged.get("profile") or {}
             merged["profile"] = (

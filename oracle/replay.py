@@ -7,6 +7,7 @@ verdict.kind   # valid | malformed | illegal | divergent | incomplete | internal
 from __future__ import annotations
 
 import traceback
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
@@ -79,27 +80,34 @@ class _Stop(Exception):
 
 
 def validate_log(path: Path, games: GameCache, at: int | None = None) -> Verdict:
-    """The verdict on one log. Never raises for bad input; our own bugs are
+    """The verdict on one log file. Never raises for bad input; our own bugs are
     ``internal_error`` verdicts, never the user's rule violation."""
+    return validate_records(str(path), read_lines(path), games, at)
+
+
+def validate_records(
+    log: str, records: Iterable[tuple[int, dict[str, Any]]], games: GameCache, at: int | None
+) -> Verdict:
+    """The verdict on a log given as (line number, JSON object) pairs, header first."""
     try:
-        return _replay(path, games, at)
+        return _replay(log, iter(records), games, at)
     except _Stop as stop:
         return stop.verdict
     except Malformed as exc:
-        return Verdict(str(path), "malformed", exc.reason, line=exc.line or None)
+        return Verdict(log, "malformed", exc.reason, line=exc.line or None)
     except Exception as exc:  # noqa: BLE001 - anything else is our bug, reported as ours
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return Verdict(
-            str(path),
+            log,
             "internal_error",
             f"internal error in rules-oracle, please report: {type(exc).__name__}: {exc} "
             f"({Path(where.filename).name}:{where.lineno})",
         )
 
 
-def _replay(path: Path, games: GameCache, at: int | None) -> Verdict:
-    log = str(path)
-    lines = read_lines(path)
+def _replay(
+    log: str, lines: Iterator[tuple[int, dict[str, Any]]], games: GameCache, at: int | None
+) -> Verdict:
     first = next(lines, None)
     if first is None:
         raise Malformed(0, "empty file: a log starts with a header line")
