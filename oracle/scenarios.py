@@ -21,7 +21,6 @@ from oracle.formats.scenario import (
 )
 from oracle.games import GameCache
 from oracle.protocol import Driver, EngineError, EngineFault
-from oracle.refengine import LocalEngine
 from oracle.rulebook import find_rule, placeholder_basis
 from reference.core.errors import BadOptions, MalformedEvent
 from reference.core.game import Game, player_names_ok
@@ -79,6 +78,9 @@ def run_scenario(
         return ScenarioResult(str(path), "error", exc.reason, line=exc.line or None)
     sc = loaded.scenario
     base: dict[str, Any] = {"id": sc.id, "game": sc.game, "rules": sc.rules, "needs": needs(sc)}
+    # Imported here: our engine's driver is built on the public API, which imports this module.
+    from oracle.refengine import LocalEngine
+
     run = _Run(loaded, driver or LocalEngine(games=games), strict_rules)
     try:
         game = games.get(sc.game, sc.options)
