@@ -12,14 +12,15 @@ known findings are expected failures (xfail) and a stale entry fails a last item
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from oracle.baseline import BadBaseline, load_baseline, matches
-from oracle.conform import Conformance, Finding, Settings
-from oracle.conform_report import finding_line
-from reference.core.errors import BadOptions
+if TYPE_CHECKING:
+    from oracle.conform import Finding
+
+# pytest loads this module in every run of every project where rules-oracle is installed:
+# it imports nothing of rules-oracle until a run asks for it (--rules-oracle-engine).
 
 _CONFORM = pytest.StashKey["_Session"]()
 
@@ -43,11 +44,14 @@ class _Session:
     """The one conform run the items share, started at the first item."""
 
     def __init__(self, config: pytest.Config) -> None:
+        from oracle.baseline import BadBaseline, load_baseline
+        from oracle.conform import Conformance, Settings
+        from oracle.games import GameCache
+        from reference.core.errors import BadOptions
+
         opt = config.getoption
         game = str(opt("--rules-oracle-game") or "")
         try:
-            from oracle.games import GameCache
-
             rules = GameCache().get(game, {})
         except BadOptions as exc:
             raise pytest.UsageError(f"--rules-oracle-game: {exc.message}") from exc
@@ -82,6 +86,8 @@ class _Session:
         return [] if self.connected else list(self.run.report.findings)
 
     def known(self, finding: Finding) -> bool:
+        from oracle.baseline import matches
+
         hit = [i for i, e in enumerate(self.baseline) if matches(e, finding)]
         self.used.update(hit)
         return bool(hit)
@@ -144,6 +150,8 @@ class ConformItem(pytest.Item):
         self.arg = arg
 
     def runtest(self) -> None:
+        from oracle.conform_report import finding_line
+
         state: _Session = self.config.stash[_CONFORM]
         if self.part == "stale":
             self.check_stale(state)
@@ -166,6 +174,8 @@ class ConformItem(pytest.Item):
         self.judge(state, run.report.findings[before:])
 
     def judge(self, state: _Session, found: list[Finding]) -> None:
+        from oracle.conform_report import finding_line
+
         strict = state.settings.strict_rules
         hard = [f for f in found if strict or not f.soft]
         failing = [f for f in hard if not state.known(f)]
