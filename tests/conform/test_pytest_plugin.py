@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# Loaded before pytester snapshots sys.modules: the plugin imports them lazily, and a module
+# imported inside an in-process run is dropped after it (PyYAML's loaders must not be split).
+from oracle import baseline, conform, conform_report  # noqa: F401
 from tests.conform.conftest import ROOT, SERVE, adapter
 
 pytest_plugins = ["pytester"]
