@@ -7,6 +7,7 @@ request of event N; a refused event type shrinks to a game whose last event is o
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -137,3 +138,33 @@ def test_the_cli_exits_1_on_a_finding_and_never_3(flags: tuple[str, ...]) -> Non
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines()[-1].startswith("FAIL: 1 failing")
+
+
+def test_an_engine_driven_game_validates_each_event_and_gives_the_log_so_far(
+    tmp_path: Path,
+) -> None:
+    f = only(run("--bad-next", "--from-event", "4", parts=("engine",)))
+    assert (f.part, f.kind, f.event_index) == ("engine", "bad_event", 4)
+    assert f.probe == {"type": "teleport", "player": "red"}
+    log = tmp_path / "engine.jsonl"
+    log.write_text(f.log or "")
+    assert log.read_text().count("\n") == 6  # header, the four events, the bad one
+    result = runner.invoke(app, ["validate", "--format", "json", str(log)])
+    assert result.exit_code == 1
+    assert '"kind": "malformed"' in result.output and '"event_index": 4' in result.output
+
+
+def test_a_lie_in_an_engine_driven_game_is_caught_live() -> None:
+    f = only(run("--lie", "bank", "--from-event", "6", parts=("engine",)))
+    assert (f.part, f.kind, f.path, f.event_index) == ("engine", "state", "bank", 6)
+
+
+def test_the_scenarios_json_report_says_what_each_scenario_needs() -> None:
+    from tests.conform.conftest import ROOT
+
+    folder = ROOT / "scenarios" / GAME
+    result = runner.invoke(app, ["scenarios", "--format", "json", str(folder)])
+    assert result.exit_code == 0
+    needs = {r["id"]: r["needs"] for r in json.loads(result.stdout)}
+    assert "set_state" in needs["PAL-CHAIN-01-p06-fifth-tile-illegal"]
+    assert all(set(n) <= {"state", "legal", "set_state"} for n in needs.values())

@@ -19,6 +19,7 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --hang              stop answering when an event arrives
   --garbage           answer an event with a line that is not JSON
   --never-end         never say the game is over
+  --bad-next          answer ``next`` with an event that is no event of the game
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--hang", action="store_true")
     p.add_argument("--garbage", action="store_true")
     p.add_argument("--never-end", action="store_true")
+    p.add_argument("--bad-next", action="store_true")
     p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
     return p.parse_args(argv)
 
@@ -103,6 +105,8 @@ class Adapter:
             self.engine.set_state(request["values"])
             return {"ok": True}
         if op == "next":
+            if self.args.bad_next and self.buggy():
+                return {"ok": True, "event": {"type": "teleport", "player": "red"}}
             event = self.engine.next()
             self.events += 1
             return {"ok": True, "event": event}
