@@ -113,3 +113,12 @@ def test_play_claims_full_claims_every_leaf_path_and_validates(tmp_path: Any) ->
 def test_the_walker_lists_leaves_only() -> None:
     tree = {"a": {"b": 1, "c": [1, {"x": 2}], "d": {}}, "e": None, "f.g": 3}
     assert leaves(tree) == {"a.b": 1, "a.c": [1, {"x": 2}], "a.d": {}, "e": None}
+
+
+def test_a_whole_position_compares_true_apart_from_1() -> None:
+    from oracle.conform import _same_json
+
+    assert _same_json({"a": True, "b": [1, "x"]}, {"b": [1, "x"], "a": True})
+    assert not _same_json({"a": True}, {"a": 1})
+    assert not _same_json({"a": [True]}, {"a": [1]})
+    assert not _same_json({"a": 1, "b": 2}, {"a": 1})
