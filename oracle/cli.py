@@ -17,6 +17,7 @@ import typer
 
 from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
+from oracle.html import log_page, scenario_page
 from oracle.play import PLAYER_NAMES, play_lines
 from oracle.replay import validate_log
 from oracle.report import (
@@ -150,17 +151,23 @@ def validate(
     ] = None,
     strict: Annotated[bool, typer.Option(help="An incomplete log fails too.")] = False,
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    html: Annotated[
+        Path | None, typer.Option(help="Write an HTML replay of each failing log here.")
+    ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log."""
     if at is not None and at < 0:
         _usage("--at counts events from 0 (the setup)")
     games = GameCache(_profile(profile))
+    pages = _ReplayPages(html, games) if html is not None else None
     failed = internal = False
     verdicts = []
     for path in _log_files(logs):
         verdict = validate_log(path, games, at)
         failed |= verdict.fails(strict)
         internal |= verdict.kind == "internal_error"
+        if pages is not None and verdict.fails(strict):
+            pages.write(path)
         if fmt is not Format.text:
             verdicts.append(verdict)
         else:
@@ -173,6 +180,55 @@ def validate(
         typer.echo(json.dumps([verdict_json(v) for v in verdicts], indent=1))
     elif fmt is Format.junit:
         typer.echo(verdicts_junit(verdicts, strict))
+    raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
+
+
+class _ReplayPages:
+    """``validate --html DIR``: one replay page per failing log, named after the log."""
+
+    def __init__(self, folder: Path, games: GameCache) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _usage(f"cannot make {folder}: {exc.strerror or exc}")
+        self.folder, self.games, self.names = folder, games, set[str]()
+
+    def write(self, log: Path) -> None:
+        name, n = log.stem, 1
+        while name in self.names:
+            n += 1
+            name = f"{log.stem}-{n}"
+        self.names.add(name)
+        _write_page(log_page(log, self.games)[0], self.folder / f"{name}.html")
+
+
+def _write_page(page: str, output: Path) -> None:
+    try:
+        output.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        _usage(f"cannot write {output}: {exc.strerror or exc}")
+
+
+@app.command()
+def replay(
+    source: Annotated[Path, typer.Argument(help="A log (*.jsonl) or a scenario (*.yaml).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+) -> None:
+    """Write a self-contained HTML page that steps through a log or scenario, board drawn,
+    with the verdict highlighted at its event. Exit code as validate / scenarios."""
+    if not source.is_file():
+        _usage(f"no such file: {source}")
+    games = GameCache(_profile(profile))
+    if source.suffix in (".yaml", ".yml"):
+        page, result = scenario_page(source, games)
+        typer.echo(scenario_text(result))
+        internal, failed = result.status == "internal_error", result.status != "pass"
+    else:
+        page, verdict = log_page(source, games)
+        typer.echo(verdict_text(verdict))
+        internal, failed = verdict.kind == "internal_error", verdict.fails()
+    _write_page(page, output)
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
 

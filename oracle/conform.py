@@ -337,7 +337,9 @@ class Conformance:
         counts = self.report.counts
         self.begin("scenarios", path.stem)
         try:
-            result = run_scenario(path, self.games, self.remote, self.settings.strict_rules)
+            result = run_scenario(
+                path, self.games, driver=self.remote, strict_rules=self.settings.strict_rules
+            )
         except (EngineFault, EngineError) as exc:
             finding = self._fault_finding("scenarios", exc, None)
             self.add(attrs.evolve(finding, scenario_id=path.stem))

@@ -7,7 +7,7 @@ verdict.kind   # valid | malformed | illegal | divergent | incomplete | internal
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
@@ -79,18 +79,29 @@ class _Stop(Exception):
         self.verdict = verdict
 
 
-def validate_log(path: Path, games: GameCache, at: int | None = None) -> Verdict:
+StateHook = Callable[[EventRecord | None, Any], None]
+"""Called with (None, the setup) and then (record, the reference state after it) per event."""
+
+
+def validate_log(
+    path: Path, games: GameCache, at: int | None = None, on_state: StateHook | None = None
+) -> Verdict:
     """The verdict on one log file. Never raises for bad input; our own bugs are
-    ``internal_error`` verdicts, never the user's rule violation."""
-    return validate_records(str(path), read_lines(path), games, at)
+    ``internal_error`` verdicts, never the user's rule violation. ``on_state`` sees each
+    reference state as the replay reaches it (the HTML replay draws them)."""
+    return validate_records(str(path), read_lines(path), games, at, on_state)
 
 
 def validate_records(
-    log: str, records: Iterable[tuple[int, dict[str, Any]]], games: GameCache, at: int | None
+    log: str,
+    records: Iterable[tuple[int, dict[str, Any]]],
+    games: GameCache,
+    at: int | None,
+    on_state: StateHook | None = None,
 ) -> Verdict:
     """The verdict on a log given as (line number, JSON object) pairs, header first."""
     try:
-        return _replay(log, iter(records), games, at)
+        return _replay(log, iter(records), games, at, on_state)
     except _Stop as stop:
         return stop.verdict
     except Malformed as exc:
@@ -106,7 +117,11 @@ def validate_records(
 
 
 def _replay(
-    log: str, lines: Iterator[tuple[int, dict[str, Any]]], games: GameCache, at: int | None
+    log: str,
+    lines: Iterator[tuple[int, dict[str, Any]]],
+    games: GameCache,
+    at: int | None,
+    on_state: StateHook | None,
 ) -> Verdict:
     first = next(lines, None)
     if first is None:
@@ -124,6 +139,8 @@ def _replay(
     except BadOptions as exc:
         raise Malformed(first[0], exc.message) from exc
     common: dict[str, Any] = {"game": game.name, "placeholders": game.data.placeholders()}
+    if on_state is not None:
+        on_state(None, state)
     state_at = to_json(state) if at == 0 else None
     index = -1
     result_seen: ResultRecord | None = None
@@ -136,7 +153,7 @@ def _replay(
             _check_result(log, game, state, record, index + 1, common)
             continue
         index += 1
-        state = _replay_event(log, game, state, record, index, common)
+        state = _replay_event(log, game, state, record, index, common, on_state)
         if at == index + 1:
             state_at = to_json(state)
     kind: Kind = "valid" if game.is_over(state) else "incomplete"
@@ -145,11 +162,19 @@ def _replay(
 
 
 def _replay_event(
-    log: str, game: Game, state: Any, record: EventRecord, index: int, common: dict[str, Any]
+    log: str,
+    game: Game,
+    state: Any,
+    record: EventRecord,
+    index: int,
+    common: dict[str, Any],
+    on_state: StateHook | None = None,
 ) -> Any:
     try:
         event = structure_event(game, record.raw)
         state = step(game, state, event)
+        if on_state is not None:
+            on_state(record, state)
         differences = _differences(state, record.claims) if record.claims else []
         if not differences:
             return state

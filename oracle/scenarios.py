@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -46,6 +46,11 @@ class ScenarioResult:
     notes: tuple[str, ...] = ()
 
 
+StepHook = Callable[[str, int | None, dict[str, Any] | None, Any], None]
+"""Called with (what, line, raw event or None, our position after it as JSON data) at the
+setup, each given event, the given state and each step (the HTML replay draws them)."""
+
+
 class _Outcome(Exception):
     def __init__(self, status: Status, reason: str, line: int | None = None) -> None:
         super().__init__(reason)
@@ -67,11 +72,17 @@ def needs(sc: Scenario) -> tuple[str, ...]:
 
 
 def run_scenario(
-    path: Path, games: GameCache, driver: Driver | None = None, strict_rules: bool = False
+    path: Path,
+    games: GameCache,
+    on_state: StepHook | None = None,
+    *,
+    driver: Driver | None = None,
+    strict_rules: bool = False,
 ) -> ScenarioResult:
     """Run one scenario file on our engine, or through ``driver`` (an engine under test);
     never raises for a bad file or a failing expectation. A fault of the engine under test
-    (EngineFault) propagates to the caller."""
+    (EngineFault) propagates to the caller. ``on_state`` sees our position on the way (only
+    when the engine is ours)."""
     try:
         loaded = load_scenario(path)
     except BadScenario as exc:
@@ -81,7 +92,7 @@ def run_scenario(
     # Imported here: our engine's driver is built on the public API, which imports this module.
     from oracle.refengine import LocalEngine
 
-    run = _Run(loaded, driver or LocalEngine(games=games), strict_rules)
+    run = _Run(loaded, driver or LocalEngine(games=games), strict_rules, on_state or _ignore)
     try:
         game = games.get(sc.game, sc.options)
         basis = _basis(game, sc.rules)
@@ -123,10 +134,13 @@ class _Run:
     be ones the game knows); the engine's answers are then checked against the file. What
     the engine cannot do is the file's fault on our engine, the engine's fault on another."""
 
-    def __init__(self, loaded: LoadedScenario, engine: Driver, strict_rules: bool) -> None:
+    def __init__(
+        self, loaded: LoadedScenario, engine: Driver, strict_rules: bool, on_state: StepHook
+    ) -> None:
         self.loaded = loaded
         self.engine = engine
         self.strict_rules = strict_rules
+        self.on_state = on_state
         self.notes: list[str] = []
         self.cannot: Status = "error" if engine.reference else "fail"
 
@@ -140,21 +154,33 @@ class _Run:
             engine.new_game(sc.game, sc.players, sc.options)
         except EngineError as exc:
             raise _Outcome(self.cannot, f"new_game: {exc.message}") from exc
+        self.seen("setup", None, None)
         for i, raw in enumerate(sc.given.events):
-            self.apply(game, raw, _at(loaded.given_lines, i), f"given event {i}", None)
+            line = _at(loaded.given_lines, i)
+            self.apply(game, raw, line, f"given event {i}", None)
+            self.seen(f"given event {i}", line, raw)
         if sc.given.state:
             try:
                 engine.set_state(sc.given.state)
             except EngineError as exc:
                 raise _Outcome(self.cannot, f"given.state: {exc.message}") from exc
+            self.seen("given state", None, None)
         illegal = sc.expect.illegal
         for i, raw in enumerate(sc.steps):
             line = _at(loaded.step_lines, i)
             expected = illegal.rule if illegal is not None and illegal.step == i else None
             self.apply(game, raw, line, f"step {i}", expected)
+            self.seen(f"step {i}", line, raw)
             if expected is not None:
                 return
         self.check_expect(game)
+
+    def seen(self, what: str, line: int | None, raw: dict[str, Any] | None) -> None:
+        """Show the step hook our position (an engine under test's is not ours to show)."""
+        from oracle.refengine import LocalEngine
+
+        if self.on_state is not _ignore and isinstance(self.engine, LocalEngine):
+            self.on_state(what, line, raw, self.engine.position.to_json())
 
     def apply(
         self,
@@ -251,6 +277,10 @@ class _Run:
         return wrong
 
 
+def _ignore(what: str, line: int | None, raw: dict[str, Any] | None, state: Any) -> None:
+    """The default step hook: nothing to do."""
+
+
 def canonical(event: Mapping[str, Any]) -> str:
     """An event as text that is equal for equal events (keys sorted), to compare sets."""
     return json.dumps(event, sort_keys=True)
@@ -274,7 +304,7 @@ def run_all(
     results: list[ScenarioResult] = []
     seen: dict[str, str] = {}
     for path in scenario_files(paths_):
-        result = run_scenario(path, games, driver, strict_rules)
+        result = run_scenario(path, games, driver=driver, strict_rules=strict_rules)
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:

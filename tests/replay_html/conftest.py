@@ -1,0 +1,64 @@
+"""A headless Chromium for the replay pages: Debian's ``chromium`` driven by Playwright.
+
+Tests that need it skip, with the reason, only where no browser can be started (Playwright
+not installed, no chromium binary, or it fails to launch here).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A browser context with a fresh profile folder (one per test session)."""
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        pytest.skip("Python playwright is not installed: pip install -e '.[test]'")
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).is_file():
+        pytest.skip("no chromium browser: apt-get install chromium (as .ci/run does)")
+    driver = sync_playwright().start()
+    try:
+        context = driver.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=chromium,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
+    except Error as exc:
+        driver.stop()
+        pytest.skip(f"chromium cannot start here: {str(exc).splitlines()[0]}")
+    yield context
+    context.close()
+    driver.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh tab; a script error on it fails the test."""
+    tab = browser.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    tab.close()
+    if errors:
+        raise AssertionError(f"script errors on the page: {errors}")
