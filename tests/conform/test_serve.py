@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from oracle.cli import app
@@ -122,3 +124,39 @@ def test_a_whole_position_compares_true_apart_from_1() -> None:
     assert not _same_json({"a": True}, {"a": 1})
     assert not _same_json({"a": [True]}, {"a": [1]})
     assert not _same_json({"a": 1, "b": 2}, {"a": 1})
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=8,
+)
+_OPS = st.sampled_from(
+    ["hello", "new_game", "apply", "to_act", "state", "legal", "result", "set_state", "next"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(
+                ["op", "game", "players", "event", "paths", "values", "options", "protocol"]
+            ),
+            _OPS | _JSON,
+        ),
+        max_size=6,
+    )
+)
+def test_any_request_gets_an_answer_of_the_right_shape(requests: list[dict[str, Any]]) -> None:
+    """Whatever arrives, each line gets one response: ok, or an error (never a traceback)."""
+    start = [{"op": "new_game", "game": "palmyra", "players": ["a", "b"]}]
+    responses = session(*start, *requests)
+    assert len(responses) == len(requests) + 1
+    for request, response in zip(requests, responses[1:], strict=True):
+        op = request.get("op")
+        if isinstance(op, str) and op in ("to_act", "legal", "result", "state", "next"):
+            assert shape_problem(op, response) is None, (request, response)
+        assert isinstance(response.get("ok"), bool)
+        if not response["ok"]:
+            assert "internal error" not in str(response.get("error")), (request, response)
