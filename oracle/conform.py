@@ -165,7 +165,7 @@ class Conformance:
         self.process = EngineProcess(settings.engine, settings.timeout)
         self.remote = RemoteEngine(self.process)
         self.report = Report(settings)
-        self._soft_seen: set[tuple[str | None, str | None]] = set()
+        self.soft_seen: set[tuple[str | None, str | None]] = set()
         self._case = "session"
 
     # --- the session -------------------------------------------------------------------
@@ -211,8 +211,8 @@ class Conformance:
     def run_parts(self) -> None:
         s = self.settings
         for k in range(s.games):
-            if "playout" in s.parts and self.ensure_running():
-                self.playout_game(k)
+            if {"playout", "probes"} & set(s.parts) and self.ensure_running():
+                self.playout_game(k)  # the probes are sent along the play-outs
         if "scenarios" in s.parts and self.ensure_running():
             self.run_scenarios()
         if "engine" in s.parts and "next" in self.remote.capabilities:
@@ -554,9 +554,9 @@ class _Game:
 
     def soft_rule(self, event: dict[str, Any], ours: Refusal, theirs: Refusal) -> None:
         key = (ours.rule, theirs.rule)
-        if key in self.run._soft_seen:
+        if key in self.run.soft_seen:
             return
-        self.run._soft_seen.add(key)
+        self.run.soft_seen.add(key)
         message = f"refused as {theirs.rule}; ours refuses it as {ours.rule}"
         self.run.add(
             Finding(
