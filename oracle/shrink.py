@@ -10,7 +10,7 @@ Why not ``hypothesis.find``: it cannot start from the failing game we already ho
 random search from scratch rarely reaches a disagreement that shows at event 300; ddmin
 starts from it, is deterministic, and needs no Hypothesis at run time. The number of replays
 is bounded by a time budget (``--shrink-seconds``); a hang is never shrunk (each replay
-would cost a timeout).
+would cost a timeout), nor a disagreement that shows only at the game's end.
 """
 
 from __future__ import annotations
@@ -60,8 +60,15 @@ def replay_chooser(choices: list[int]) -> Callable[[LocalEngine, int], int | Non
     return choose
 
 
+AT_THE_END = frozenset({"no_end", "result"})
+"""Kinds that show only once the game is over: a game's end comes no sooner by deleting
+choices, so they are not shrunk (each replay would play a whole game for nothing)."""
+
+
 def shrink_finding(run: Conformance, finding: Finding) -> Finding:
     """The finding reproduced on the shortest prefix found within the time budget."""
+    if finding.kind in AT_THE_END:
+        return attrs.evolve(finding, shrunk_from=len(finding.events))
     final_probe = (
         finding.probe if finding.kind in ("accepted_illegal", "changed_by_refusal") else None
     )
