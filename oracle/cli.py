@@ -6,8 +6,10 @@ file); 3 internal error in rules-oracle (our bug, never the user's).
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
+import time
 import traceback
 from enum import StrEnum
 from pathlib import Path
@@ -24,6 +26,8 @@ from oracle.report import (
     scenario_json,
     scenario_text,
     scenarios_junit,
+    scenarios_report,
+    validate_report,
     verdict_json,
     verdict_text,
     verdicts_junit,
@@ -35,6 +39,7 @@ from reference.core.datafile import load_profile_file
 from reference.core.errors import BadOptions
 from reference.core.game import Game, player_names_ok
 from reference.registry import game_names, make_game
+from rules_oracle import SCENARIOS_DIR, __version__
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -42,8 +47,28 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Rules-compliance oracle for Pillars of the Earth, Milestones, Palmyra, Municipium.",
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"rules-oracle {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Rules-compliance oracle for Pillars of the Earth, Milestones, Palmyra, Municipium."""
 
 
 class Format(StrEnum):
@@ -84,7 +109,7 @@ def _profile(path: Path | None) -> dict[str, Any]:
 
 def _default_scenarios_dir() -> Path:
     here = Path.cwd() / "scenarios"
-    return here if here.is_dir() else Path(__file__).resolve().parent.parent / "scenarios"
+    return here if here.is_dir() else SCENARIOS_DIR
 
 
 @app.command()
@@ -117,7 +142,10 @@ def play(
     problem = player_names_ok(names, rules.min_players, rules.max_players)
     if problem or players > len(PLAYER_NAMES):
         _usage(problem or f"at most {len(PLAYER_NAMES)} players")
-    lines = list(play_lines(rules, names, seed, opts, full=claims is ClaimsMode.full))
+    try:
+        lines = list(play_lines(rules, names, seed, opts, full=claims is ClaimsMode.full))
+    except BadOptions as exc:  # e.g. a profile whose values cannot make a setup
+        _usage(exc.message)
     text = "\n".join(lines) + "\n"
     if output is None:
         sys.stdout.write(text)
@@ -126,6 +154,19 @@ def play(
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
             _usage(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def _json_object(flag: str, text: str | None) -> dict[str, Any]:
+    """A command-line JSON object (None gives {}); anything else is a usage error."""
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _usage(f"{flag} is not JSON: {exc.msg}")
+    if not isinstance(value, dict):
+        _usage(f"{flag} must be a JSON object")
+    return value
 
 
 def _log_files(paths: list[Path]) -> list[Path]:
@@ -151,14 +192,19 @@ def validate(
     ] = None,
     strict: Annotated[bool, typer.Option(help="An incomplete log fails too.")] = False,
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(help="Game options as a JSON object, over each log header's own."),
+    ] = None,
     html: Annotated[
         Path | None, typer.Option(help="Write an HTML replay of each failing log here.")
     ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log."""
+    started = time.monotonic()
     if at is not None and at < 0:
         _usage("--at counts events from 0 (the setup)")
-    games = GameCache(_profile(profile))
+    games = GameCache(_profile(profile), _json_object("--options", options))
     pages = _ReplayPages(html, games) if html is not None else None
     failed = internal = False
     verdicts = []
@@ -177,9 +223,11 @@ def validate(
             elif at is not None and verdict.kind != "malformed":
                 typer.echo(f"  (the log has fewer than {at} events that replayed)")
     if fmt is Format.json:
-        typer.echo(json.dumps([verdict_json(v) for v in verdicts], indent=1))
+        typer.echo(
+            json.dumps(validate_report([verdict_json(v) for v in verdicts], strict), indent=1)
+        )
     elif fmt is Format.junit:
-        typer.echo(verdicts_junit(verdicts, strict))
+        typer.echo(verdicts_junit(verdicts, strict, time.monotonic() - started))
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
 
@@ -242,6 +290,7 @@ def scenarios(
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
 ) -> None:
     """Run scenario files: pass or fail each, with the reason."""
+    started = time.monotonic()
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
     targets = paths or [_default_scenarios_dir()]
@@ -254,9 +303,9 @@ def scenarios(
             )
     results = run_all(targets, GameCache(_profile(profile)), game)
     if fmt is Format.json:
-        typer.echo(json.dumps([scenario_json(r) for r in results], indent=1))
+        typer.echo(json.dumps(scenarios_report([scenario_json(r) for r in results]), indent=1))
     elif fmt is Format.junit:
-        typer.echo(scenarios_junit(results))
+        typer.echo(scenarios_junit(results, time.monotonic() - started))
     else:
         for r in results:
             typer.echo(scenario_text(r))
@@ -283,12 +332,10 @@ def _catalogues(game_filter: str | None = None) -> list[tuple[Catalogue, Game | 
     return found
 
 
-def _citing(scenarios_dir: Path) -> dict[str, list[str]]:
+def _citing(folders: list[Path]) -> dict[str, list[str]]:
     """Rule id -> ids of the scenarios that cite it (unreadable files are skipped)."""
     cites: dict[str, list[str]] = {}
-    if not scenarios_dir.exists():
-        return cites
-    for path in scenario_files([scenarios_dir]):
+    for path in scenario_files(folders):
         try:
             sc = load_scenario(path).scenario
         except BadScenario:
@@ -300,22 +347,43 @@ def _citing(scenarios_dir: Path) -> dict[str, list[str]]:
 
 @app.command()
 def explain(
-    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04.")],
-    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04 (any case).")],
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Scenario files or folders to search (default: all).", show_default=False
+        ),
+    ] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
 ) -> None:
     """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
+    known: list[str] = []
     for catalogue, rules in _catalogues():
-        rule = catalogue.get(rule_id)
+        known += catalogue.ids()
+        rule = catalogue.get(rule_id) or catalogue.get(rule_id.upper())
         if rule is not None:
             typer.echo(_explain_text(rule, rules, catalogue.game))
-            folder = scenarios_dir or _default_scenarios_dir()
-            if not folder.is_dir():
-                typer.echo(f"scenarios: no scenarios folder at {folder} (use --scenarios-dir)")
+            folders = _scenario_folders(paths, scenarios_dir)
+            if folders is None:
+                typer.echo("scenarios: no scenarios folder here (name the files or folders)")
                 raise typer.Exit(EXIT_OK)
-            cited = _citing(folder).get(rule_id, [])
+            cited = _citing(folders).get(rule.id, [])
             typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
             raise typer.Exit(EXIT_OK)
-    _usage(f"no rule {rule_id!r} in any catalogue")
+    close = difflib.get_close_matches(rule_id.upper(), known, n=3, cutoff=0.6)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    _usage(f"no rule {rule_id!r} in any catalogue{hint}")
+
+
+def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> list[Path] | None:
+    """The scenario files or folders named, or the default folder; None if there is none."""
+    if paths:
+        for path in paths:
+            if not path.exists():
+                _usage(f"no such file or folder: {path}")
+        return paths
+    folder = scenarios_dir or _default_scenarios_dir()
+    return [folder] if folder.is_dir() else None
 
 
 def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
@@ -345,17 +413,21 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
 
 @app.command()
 def coverage(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Scenario files or folders (default: all).", show_default=False),
+    ] = None,
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
-    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
     fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
 ) -> None:
     """Which scenarios cite each rule, and the rules none cites."""
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
-    folder = scenarios_dir or _default_scenarios_dir()
-    if not folder.is_dir():
-        _usage(f"no scenarios folder at {folder}: run from the repository or use --scenarios-dir")
-    cites = _citing(folder)
+    folders = _scenario_folders(paths, scenarios_dir)
+    if folders is None:
+        _usage("no scenarios folder here: name the scenario files or folders")
+    cites = _citing(folders)
     report: dict[str, Any] = {}
     for catalogue, _ in _catalogues(game):
         rows = {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}

@@ -1,5 +1,5 @@
 """A conform run as text (one line per finding, the summary last), JSON (versioned, with a
-JSON Schema at docs/schemas/conform-report.schema.json) or JUnit XML."""
+JSON Schema at rules_oracle/schemas/report-conform.schema.json) or JUnit XML."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from oracle.conform import Finding, Report
-from oracle.report import junit
+from oracle.report import JunitCase, junit
 
 REPORT_FORMAT = "rules-oracle-conform-report"
 REPORT_VERSION = 1
@@ -100,19 +100,20 @@ def report_json(report: Report) -> dict[str, Any]:
 
 
 def report_junit(report: Report) -> str:
-    cases: list[tuple[str, str, str | None, str]] = []
+    """One test case per play-out, scenario and engine game (a failure names the kinds of its
+    findings), a session fault as an error, a stale baseline entry as a failure."""
+    game = report.settings.game
+    cases: list[JunitCase] = []
     failing = report.failing()
     for part, name in report.cases:
         mine = [f for f in failing if f.case == name]
         message = "\n".join(finding_line(report, f) for f in mine)
-        cases.append(
-            (name, f"conform.{report.settings.game}.{part}", "failure" if mine else None, message)
-        )
+        kinds = ",".join(dict.fromkeys(f.kind for f in mine))
+        element = "failure" if mine else None
+        cases.append((name, f"conform.{game}.{part}", element, kinds, message))
     for f in failing:
         if f.case == "session":
-            cases.append(
-                ("session", f"conform.{report.settings.game}", "error", finding_line(report, f))
-            )
+            cases.append(("session", f"conform.{game}", "error", f.kind, finding_line(report, f)))
     for entry in report.stale:
-        cases.append(("baseline", f"conform.{report.settings.game}", "failure", f"stale: {entry}"))
-    return junit(f"rules-oracle conform {report.settings.game}", cases)
+        cases.append(("baseline", f"conform.{game}", "failure", "stale", f"stale: {entry}"))
+    return junit(f"rules-oracle conform {game}", cases, report.seconds)

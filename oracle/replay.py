@@ -7,15 +7,16 @@ verdict.kind   # valid | malformed | illegal | divergent | incomplete | internal
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
 import attrs
 
-from oracle.formats.converter import json_equal, structure_event, to_json
+from oracle.formats.converter import json_equal, structure_event, to_json, unstructure_event
 from oracle.formats.log import (
     EventRecord,
+    Header,
     Malformed,
     ResultRecord,
     parse_header,
@@ -23,8 +24,9 @@ from oracle.formats.log import (
     read_lines,
 )
 from oracle.games import GameCache
-from oracle.rulebook import citation, find_rule, placeholder_basis
+from oracle.rulebook import citation, find_rule, option_values, placeholder_keys
 from reference.core import paths
+from reference.core.catalogue import Rule
 from reference.core.errors import (
     BadOptions,
     EngineInvariantError,
@@ -35,6 +37,10 @@ from reference.core.game import Game, player_names_ok, step
 
 Kind = Literal["valid", "malformed", "illegal", "divergent", "incomplete", "internal_error"]
 FAILING: frozenset[str] = frozenset({"malformed", "illegal", "divergent", "internal_error"})
+LEGAL_SHOWN = 12
+"""A verdict lists every legal event when there are at most this many, else this many."""
+
+Records = Iterator[tuple[int, dict[str, Any]]]
 
 
 @attrs.frozen
@@ -61,14 +67,30 @@ class Verdict:
     action: str | None = None
     rule_id: str | None = None
     rule_title: str | None = None
+    rule_status: str | None = None
     citation: str | None = None
     divergences: tuple[Divergence, ...] = ()
     placeholders: tuple[str, ...] = ()
+    placeholder_rules: tuple[str, ...] = ()
+    to_act: str | None = None
+    legal_count: int | None = None
+    legal: tuple[dict[str, Any], ...] = ()
+    legal_under: dict[str, Any] | None = None
     state_at: Any = None
 
     def fails(self, strict: bool = False) -> bool:
         """Whether this verdict makes the run fail (incomplete only with ``strict``)."""
         return self.kind in FAILING or (strict and self.kind == "incomplete")
+
+    @property
+    def status(self) -> Kind:
+        """The verdict's kind, by the name scenario results and JSON reports use."""
+        return self.kind
+
+    @property
+    def file(self) -> str:
+        """The log's name, by the name scenario results and JSON reports use."""
+        return self.log
 
 
 class _Stop(Exception):
@@ -89,19 +111,23 @@ def validate_log(
     """The verdict on one log file. Never raises for bad input; our own bugs are
     ``internal_error`` verdicts, never the user's rule violation. ``on_state`` sees each
     reference state as the replay reaches it (the HTML replay draws them)."""
-    return validate_records(str(path), read_lines(path), games, at, on_state)
+    return validate_records(str(path), lambda: read_lines(path), games, at, on_state)
 
 
 def validate_records(
     log: str,
-    records: Iterable[tuple[int, dict[str, Any]]],
+    records: Callable[[], Records],
     games: GameCache,
     at: int | None,
     on_state: StateHook | None = None,
 ) -> Verdict:
-    """The verdict on a log given as (line number, JSON object) pairs, header first."""
+    """The verdict on a log given as (line number, JSON object) pairs, header first.
+
+    ``records`` gives the pairs afresh on each call: an illegal event under a disputed rule
+    is replayed again under the option's other values, to say which would allow it.
+    """
     try:
-        return _replay(log, iter(records), games, at, on_state)
+        return _replay(log, records, games, at, on_state)
     except _Stop as stop:
         return stop.verdict
     except Malformed as exc:
@@ -116,75 +142,106 @@ def validate_records(
         )
 
 
+@attrs.frozen
+class _Replay:
+    """What every verdict of one replay shares."""
+
+    log: str
+    header: Header
+    game: Game
+    games: GameCache
+    records: Callable[[], Records]
+    on_state: StateHook | None = None
+
+    def common(self) -> dict[str, Any]:
+        return {"game": self.game.name, "placeholders": self.game.data.placeholders()}
+
+
 def _replay(
     log: str,
-    lines: Iterator[tuple[int, dict[str, Any]]],
+    records: Callable[[], Records],
     games: GameCache,
     at: int | None,
     on_state: StateHook | None,
 ) -> Verdict:
+    lines = records()
     first = next(lines, None)
     if first is None:
         raise Malformed(0, "empty file: a log starts with a header line")
     header = parse_header(*first)
+    state = None
     try:
         game = games.get(header.game, header.options)
-    except BadOptions as exc:
-        raise Malformed(first[0], exc.message) from exc
-    problem = player_names_ok(header.players, game.min_players, game.max_players)
-    if problem:
-        raise Malformed(first[0], problem)
-    try:
+        problem = player_names_ok(header.players, game.min_players, game.max_players)
+        if problem:
+            raise BadOptions(problem)
         state = game.new_game(header.players)
     except BadOptions as exc:
-        raise Malformed(first[0], exc.message) from exc
-    common: dict[str, Any] = {"game": game.name, "placeholders": game.data.placeholders()}
+        raise _Stop(
+            Verdict(log, "malformed", exc.message, game=header.game, line=first[0])
+        ) from exc
+    run = _Replay(log, header, game, games, records, on_state)
     if on_state is not None:
         on_state(None, state)
     state_at = to_json(state) if at == 0 else None
-    index = -1
-    result_seen: ResultRecord | None = None
-    for number, raw in lines:
-        record = parse_record(number, raw)
-        if result_seen is not None:
-            raise Malformed(number, "nothing may follow the result line")
-        if isinstance(record, ResultRecord):
-            result_seen = record
-            _check_result(log, game, state, record, index + 1, common)
-            continue
-        index += 1
-        state = _replay_event(log, game, state, record, index, common, on_state)
-        if at == index + 1:
-            state_at = to_json(state)
+    try:
+        index = -1
+        result_seen: ResultRecord | None = None
+        for number, raw in lines:
+            record = parse_record(number, raw)
+            if result_seen is not None:
+                raise Malformed(number, "nothing may follow the result line")
+            if isinstance(record, ResultRecord):
+                result_seen = record
+                _check_result(run, state, record, index + 1)
+                continue
+            index += 1
+            state = _replay_event(run, state, record, index)
+            if at == index + 1:
+                state_at = to_json(state)
+    except Malformed as exc:
+        raise _Stop(
+            Verdict(
+                log,
+                "malformed",
+                exc.reason,
+                line=exc.line or None,
+                state_at=state_at,
+                **run.common(),
+            )
+        ) from exc
+    except _Stop as stop:
+        raise _Stop(attrs.evolve(stop.verdict, state_at=state_at)) from stop
     kind: Kind = "valid" if game.is_over(state) else "incomplete"
     message = "" if kind == "valid" else "the log ends before the game does"
-    return Verdict(log, kind, message, events=index + 1, state_at=state_at, **common)
+    if kind == "incomplete":
+        return Verdict(
+            log,
+            kind,
+            message,
+            events=index + 1,
+            state_at=state_at,
+            **_teaching(game, state),
+            **run.common(),
+        )
+    return Verdict(log, kind, message, events=index + 1, state_at=state_at, **run.common())
 
 
-def _replay_event(
-    log: str,
-    game: Game,
-    state: Any,
-    record: EventRecord,
-    index: int,
-    common: dict[str, Any],
-    on_state: StateHook | None = None,
-) -> Any:
+def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> Any:
     try:
-        event = structure_event(game, record.raw)
-        state = step(game, state, event)
-        if on_state is not None:
-            on_state(record, state)
-        differences = _differences(state, record.claims) if record.claims else []
+        event = structure_event(run.game, record.raw)
+        new_state = step(run.game, state, event)
+        if run.on_state is not None:
+            run.on_state(record, new_state)
+        differences = _differences(new_state, record.claims) if record.claims else []
         if not differences:
-            return state
+            return new_state
     except (MalformedEvent, RuleViolation, EngineInvariantError, paths.UnknownPath) as exc:
-        _stop_at(log, game, record, index, common, exc)
+        _stop_at(run, state, record, index, exc)
     count = len(differences)
-    message = f"{count} claimed value{'s' if count > 1 else ''} differ from the reference"
-    where = _where(record, index, common)
-    where["events"] = index + 1
-    raise _Stop(Verdict(log, "divergent", message, divergences=tuple(differences), **where))
+    message = f"{count} claimed value{'s differ' if count > 1 else ' differs'} from the reference"
+    where = _where(run, record, index)
+    raise _Stop(Verdict(run.log, "divergent", message, divergences=tuple(differences), **where))
 
 
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
@@ -198,8 +255,9 @@ def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
     return differences
 
 
-def _where(record: EventRecord, index: int, common: dict[str, Any]) -> dict[str, Any]:
-    """The verdict fields that say where in the log a problem is."""
+def _where(run: _Replay, record: EventRecord, index: int) -> dict[str, Any]:
+    """The verdict fields that say where in the log a problem is: ``events`` counts the
+    events replayed before the one the verdict is about."""
     player, action = record.raw.get("player"), record.raw.get("type")
     return {
         "events": index,
@@ -207,22 +265,52 @@ def _where(record: EventRecord, index: int, common: dict[str, Any]) -> dict[str,
         "event_index": index,
         "player": player if isinstance(player, str) else None,
         "action": action if isinstance(action, str) else None,
-        **common,
+        **run.common(),
     }
 
 
-def _stop_at(
-    log: str, game: Game, record: EventRecord, index: int, common: dict[str, Any], exc: Exception
-) -> NoReturn:
+def _teaching(game: Game, state: Any) -> dict[str, Any]:
+    """Who was to act and what was legal there: every event when few, else a sample."""
+    if game.is_over(state):
+        return {"to_act": None, "legal_count": 0, "legal": ()}
+    listed = game.legal_events(state)
+    shown = listed if len(listed) <= LEGAL_SHOWN else _sample(listed, LEGAL_SHOWN)
+    return {
+        "to_act": game.to_act(state),
+        "legal_count": len(listed),
+        "legal": tuple(unstructure_event(e) for e in shown),
+    }
+
+
+def _sample(listed: list[Any], size: int) -> list[Any]:
+    """``size`` events spread evenly over the list (the first and each kind show up)."""
+    by_kind: dict[str, Any] = {}
+    for event in listed:
+        by_kind.setdefault(type(event).type, event)
+    picked = list(by_kind.values())[:size]
+    step_ = len(listed) / size
+    for i in range(size):
+        if len(picked) >= size:
+            break
+        candidate = listed[int(i * step_)]
+        if candidate not in picked:
+            picked.append(candidate)
+    return sorted(picked, key=listed.index)
+
+
+def _stop_at(run: _Replay, state: Any, record: EventRecord, index: int, exc: Exception) -> NoReturn:
     """The verdict for an event that could not be replayed."""
-    where = _where(record, index, common)
+    where = _where(run, record, index)
+    log, game = run.log, run.game
     if isinstance(exc, MalformedEvent):
+        where.update(_teaching(game, state))
         raise _Stop(Verdict(log, "malformed", exc.message, **where)) from exc
     if isinstance(exc, paths.UnknownPath):
         raise _Stop(Verdict(log, "malformed", str(exc), **where)) from exc
     if isinstance(exc, RuleViolation):
         rule = find_rule(game, exc.rule_id)
-        where["placeholders"] = placeholder_basis(game, rule)
+        where.update(_teaching(game, state))
+        where["placeholders"] = placeholder_keys(game, rule)
         raise _Stop(
             Verdict(
                 log,
@@ -230,7 +318,10 @@ def _stop_at(
                 exc.message,
                 rule_id=exc.rule_id,
                 rule_title=rule.title if rule else None,
+                rule_status=rule.status if rule else None,
                 citation=citation(rule),
+                placeholder_rules=(rule.id,) if rule and rule.status == "placeholder" else (),
+                legal_under=_legal_under(run, rule, index),
                 **where,
             )
         ) from exc
@@ -238,13 +329,45 @@ def _stop_at(
     raise _Stop(Verdict(log, "internal_error", message, **where)) from exc
 
 
-def _check_result(
-    log: str, game: Game, state: Any, record: ResultRecord, events: int, common: dict[str, Any]
-) -> None:
-    where = {"events": events, "line": record.line, **common}
+def _legal_under(run: _Replay, rule: Rule | None, index: int) -> dict[str, Any] | None:
+    """For a disputed rule with an option: the option value under which the log's events up
+    to ``index`` all replay legally (claims aside), or None when no value allows them."""
+    option = rule.dispute.option if rule and rule.dispute else None
+    if option is None:
+        return None
+    current = getattr(run.game.options, option, None)
+    for value in option_values(run.game, option):
+        if value == current:
+            continue
+        try:
+            other = run.games.get(run.header.game, run.header.options, {option: value})
+        except BadOptions:
+            continue
+        if _replays_legally(other, run.header.players, run.records(), index):
+            return {option: value}
+    return None
+
+
+def _replays_legally(game: Game, players: tuple[str, ...], records: Records, last: int) -> bool:
+    """Whether events 0..``last`` of a log all apply under ``game`` (claims not checked)."""
+    state = game.new_game(players)
+    next(records, None)  # the header
+    for index, (_, raw) in enumerate(records):
+        if index > last:
+            break
+        try:
+            state = step(game, state, structure_event(game, raw))
+        except (MalformedEvent, RuleViolation, EngineInvariantError):
+            return False
+    return True
+
+
+def _check_result(run: _Replay, state: Any, record: ResultRecord, events: int) -> None:
+    game = run.game
+    where = {"events": events, "line": record.line, **run.common()}
     if not game.is_over(state):
         message = "the log claims a result but the game is not over"
-        raise _Stop(Verdict(log, "divergent", message, **where))
+        raise _Stop(Verdict(run.log, "divergent", message, **where))
     result = game.result(state)
     differences = []
     if record.scores is not None and not json_equal(record.scores, result.scores):
@@ -254,7 +377,7 @@ def _check_result(
     if differences:
         raise _Stop(
             Verdict(
-                log,
+                run.log,
                 "divergent",
                 "the claimed result differs",
                 divergences=tuple(differences),

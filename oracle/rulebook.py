@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import attrs
 
 from reference.core.catalogue import Catalogue, Rule, load_catalogue
 from reference.core.game import Game
@@ -29,11 +32,24 @@ def citation(rule: Rule | None) -> str:
     return "; ".join(f"{s.ref} ({s.note})" if s.note else s.ref for s in rule.sources)
 
 
-def placeholder_basis(game: Game, rule: Rule | None) -> tuple[str, ...]:
-    """What unconfirmed values a verdict under ``rule`` rests on (empty when none)."""
+def placeholder_keys(game: Game, rule: Rule | None) -> tuple[str, ...]:
+    """The data keys ``rule`` rests on whose value in force nobody has confirmed."""
     if rule is None:
         return ()
-    basis = [f"rule {rule.id} is a placeholder"] if rule.status == "placeholder" else []
     in_force = set(game.data.placeholders())
-    basis += [f"data {key} is a placeholder" for key in rule.data if key in in_force]
-    return tuple(basis)
+    return tuple(key for key in rule.data if key in in_force)
+
+
+def option_values(game: Game, option: str) -> tuple[Any, ...]:
+    """Every value an option of ``game`` may take: both for a flag, else the choices its
+    validator allows (empty when the option is unknown or takes any value)."""
+    options_type = type(game.options)
+    if not attrs.has(options_type):
+        return ()
+    field = attrs.fields_dict(options_type).get(option)
+    if field is None:
+        return ()
+    if field.type in (bool, "bool"):
+        return (False, True)
+    allowed = getattr(field.validator, "options", None)
+    return tuple(allowed) if isinstance(allowed, (tuple, list, set, frozenset)) else ()

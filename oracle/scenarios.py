@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import attrs
 
-from oracle.formats.converter import json_equal, structure_event, unstructure_event
+from oracle.formats.converter import json_equal, structure_event, to_json, unstructure_event
 from oracle.formats.scenario import (
     BadScenario,
     ExpectedLegal,
@@ -21,11 +21,13 @@ from oracle.formats.scenario import (
 )
 from oracle.games import GameCache
 from oracle.protocol import Driver, EngineError, EngineFault
-from oracle.rulebook import find_rule, placeholder_basis
+from oracle.rulebook import find_rule, placeholder_keys
 from reference.core.errors import BadOptions, MalformedEvent
 from reference.core.game import Game, player_names_ok
 
 Status = Literal["pass", "fail", "error", "internal_error", "skipped"]
+LISTED_SHOWN = 12
+"""A legal.count mismatch lists this many of the reference's events."""
 
 
 @attrs.frozen
@@ -42,13 +44,19 @@ class ScenarioResult:
     rules: tuple[str, ...] = ()
     line: int | None = None
     placeholders: tuple[str, ...] = ()
+    placeholder_rules: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
+    @property
+    def message(self) -> str:
+        """The reason, by the name verdicts and JSON reports use."""
+        return self.reason
 
-StepHook = Callable[[str, int | None, dict[str, Any] | None, Any], None]
-"""Called with (what, line, raw event or None, our position after it as JSON data) at the
-setup, each given event, the given state and each step (the HTML replay draws them)."""
+    @property
+    def file(self) -> str:
+        """The scenario file, by the name verdicts and JSON reports use."""
+        return self.path
 
 
 class _Outcome(Exception):
@@ -59,12 +67,17 @@ class _Outcome(Exception):
         self.line = line
 
 
+StepHook = Callable[[str, int | None, dict[str, Any] | None, Any], None]
+"""Called with (what, line, raw event or None, our position after it as JSON data) at the
+setup, each given event, the given state and each step (the HTML replay draws them)."""
+
+
 def needs(sc: Scenario) -> tuple[str, ...]:
     """The capabilities beyond the basic operations that running ``sc`` takes."""
     wanted = []
     if sc.given.state:
         wanted.append("set_state")
-    if sc.expect.state:
+    if sc.expect.state or sc.expect.state_unordered:
         wanted.append("state")
     if sc.expect.legal is not None:
         wanted.append("legal")
@@ -95,7 +108,7 @@ def run_scenario(
     run = _Run(loaded, driver or LocalEngine(games=games), strict_rules, on_state or _ignore)
     try:
         game = games.get(sc.game, sc.options)
-        basis = _basis(game, sc.rules)
+        basis, placeholder_rules = _basis(game, sc.rules)
         missing = [c for c in base["needs"] if c not in run.engine.capabilities]
         if missing:
             reason = f"the engine lacks {', '.join(missing)}"
@@ -116,17 +129,41 @@ def run_scenario(
             f"({Path(where.filename).name}:{where.lineno})"
         )
         return ScenarioResult(str(path), "internal_error", reason, **base)
-    return ScenarioResult(str(path), "pass", "", placeholders=basis, notes=tuple(run.notes), **base)
+    return ScenarioResult(
+        str(path),
+        "pass",
+        "",
+        placeholders=basis,
+        placeholder_rules=placeholder_rules,
+        notes=tuple(run.notes),
+        **base,
+    )
 
 
-def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[str, ...]:
-    basis: list[str] = []
+def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The placeholder data keys and the placeholder rules the cited rules rest on."""
+    keys: list[str] = []
+    placeholder_rules: list[str] = []
     for rule_id in rule_ids:
         rule = find_rule(game, rule_id)
         if rule is None:
             raise _Outcome("error", f"cites {rule_id}, which is in no {game.name} catalogue")
-        basis += placeholder_basis(game, rule)
-    return tuple(dict.fromkeys(basis))
+        keys += placeholder_keys(game, rule)
+        if rule.status == "placeholder":
+            placeholder_rules.append(rule.id)
+    return tuple(dict.fromkeys(keys)), tuple(placeholder_rules)
+
+
+def _ignore(what: str, line: int | None, raw: dict[str, Any] | None, state: Any) -> None:
+    """The default step hook: nothing to do."""
+
+
+def position_failures(game: Game, state: Any) -> list[str]:
+    """Why a hand-written position is unsound: the game's invariants, or its stricter
+    ``position_failures`` where it has one (what play from the setup always keeps)."""
+    stricter = getattr(game, "position_failures", None)
+    failures: list[str] = stricter(state) if callable(stricter) else game.invariant_failures(state)
+    return failures
 
 
 class _Run:
@@ -168,7 +205,7 @@ class _Run:
         illegal = sc.expect.illegal
         for i, raw in enumerate(sc.steps):
             line = _at(loaded.step_lines, i)
-            expected = illegal.rule if illegal is not None and illegal.step == i else None
+            expected = illegal.rules() if illegal is not None and illegal.step == i else None
             self.apply(game, raw, line, f"step {i}", expected)
             self.seen(f"step {i}", line, raw)
             if expected is not None:
@@ -188,7 +225,7 @@ class _Run:
         raw: dict[str, Any],
         line: int | None,
         what: str,
-        expected_rule: str | None,
+        expected_rules: tuple[str, ...] | None,
     ) -> None:
         try:
             structure_event(game, raw)
@@ -199,54 +236,77 @@ class _Run:
         except EngineError as exc:
             raise _Outcome(self.cannot, f"{what}: {exc.message}", line) from exc
         if refused is not None:
-            if expected_rule is None:
-                reason = f"{what} broke {refused.rule} ({refused.message}); expected it to be legal"
-                raise _Outcome("fail", reason, line)
-            if refused.rule != expected_rule:
-                reason = (
-                    f"{what} broke {refused.rule} ({refused.message}); expected {expected_rule}"
-                )
-                if self.engine.reference or self.strict_rules:
-                    raise _Outcome("fail", reason, line)
-                self.notes.append(reason)
-            return
-        if expected_rule is not None:
-            raise _Outcome("fail", f"{what} was legal; expected it to break {expected_rule}", line)
+            if expected_rules and refused.rule in expected_rules:
+                return
+            wanted = (
+                f"expected {' or '.join(expected_rules)}"
+                if expected_rules
+                else "expected it to be legal"
+            )
+            reason = f"{what} broke {refused.rule} ({refused.message}); {wanted}"
+            if expected_rules and not (self.engine.reference or self.strict_rules):
+                self.notes.append(reason)  # refused all the same: another rule id is soft
+                return
+            raise _Outcome("fail", reason, line)
+        if expected_rules:
+            wanted = " or ".join(expected_rules)
+            raise _Outcome("fail", f"{what} was legal; expected it to break {wanted}", line)
 
     def check_expect(self, game: Game) -> None:
-        expect = self.loaded.scenario.expect
-        engine = self.engine
-        wrong: list[str] = []
-        if expect.state:
-            values = engine.state(list(expect.state))
-            for path, value in expect.state.items():
+        loaded, engine = self.loaded, self.engine
+        expect = loaded.scenario.expect
+        wrong: list[tuple[str, int | None]] = []
+        for key, unordered in (("state", False), ("state_unordered", True)):
+            wanted = getattr(expect, key) or {}
+            values = engine.state(list(wanted)) if wanted else {}
+            for path, value in wanted.items():
+                line = loaded.expect_lines.get(f"{key}.{path}")
                 if path not in values:
                     if engine.reference:
-                        raise _Outcome("error", f"expect.state: state path {path!r} names nothing")
-                    wrong.append(f"{path}: the engine does not answer it")
-                elif not json_equal(value, values[path]):
-                    wrong.append(f"{path}: expected {value!r}, reference has {values[path]!r}")
-        actor, over = engine.to_act() if expect.to_act or expect.over is not None else ("", False)
+                        reason = f"expect.{key}: state path {path!r} names nothing"
+                        raise _Outcome("error", reason, line)
+                    wrong.append((f"{path}: the engine does not answer it", line))
+                    continue
+                actual = values[path]
+                same = (
+                    json_equal(_sorted(value), _sorted(actual))
+                    if unordered
+                    else json_equal(value, actual)
+                )
+                if not same:
+                    wrong.append(
+                        (f"{path}: expected {_shown(value)}, reference has {_shown(actual)}", line)
+                    )
+        actor, over = engine.to_act()
+        line = loaded.expect_lines.get("to_act")
         if expect.to_act is not None and actor != expect.to_act:
-            wrong.append(f"to_act: expected {expect.to_act}, reference has {actor}")
+            wrong.append((f"to_act: expected {expect.to_act}, reference has {actor}", line))
+        line = loaded.expect_lines.get("over")
         if expect.over is not None and over != expect.over:
-            wrong.append(f"over: expected {expect.over}, reference has {over}")
+            wrong.append((f"over: expected {expect.over}, reference has {over}", line))
+        line = loaded.expect_lines.get("result")
         if expect.result is not None:
-            wrong += self.check_result(expect.result)
+            wrong += [(reason, line) for reason in self.check_result(expect.result, over)]
         if expect.legal is not None:
-            wrong += self.check_legal(game, expect.legal)
+            line = loaded.expect_lines.get("legal")
+            wrong += [(reason, line) for reason in self.check_legal(game, expect.legal)]
         if wrong:
-            raise _Outcome("fail", "; ".join(wrong))
+            raise _Outcome("fail", "; ".join(reason for reason, _ in wrong), wrong[0][1])
 
-    def check_result(self, expected: ExpectedResult) -> list[str]:
-        if not self.engine.to_act()[1]:
+    def check_result(self, expected: ExpectedResult, over: bool) -> list[str]:
+        if not over:
             return ["result: expected a finished game, but it is not over"]
         scores, winners = self.engine.result()
         wrong = []
         if expected.scores is not None and not json_equal(expected.scores, scores):
-            wrong.append(f"result.scores: expected {expected.scores}, got {scores}")
+            wrong.append(
+                f"result.scores: expected {_shown(expected.scores)}, reference has {_shown(scores)}"
+            )
         if expected.winners is not None and list(expected.winners) != winners:
-            wrong.append(f"result.winners: expected {list(expected.winners)}, got {winners}")
+            wrong.append(
+                f"result.winners: expected {_shown(expected.winners)}, "
+                f"reference has {_shown(winners)}"
+            )
         return wrong
 
     def check_legal(self, game: Game, expected: ExpectedLegal) -> list[str]:
@@ -256,10 +316,17 @@ class _Run:
         nor applicable (it must break a rule), so the check holds even where an event's
         fields can be written in more than one order.
         """
-        listed = {canonical(e) for e in self.engine.legal()}
+        listed_events = self.engine.legal()
+        listed = {canonical(e) for e in listed_events}
         wrong = []
-        if expected.count is not None and expected.count != len(listed):
-            wrong.append(f"legal.count: expected {expected.count}, reference lists {len(listed)}")
+        if expected.count is not None and expected.count != len(listed_events):
+            shown = ", ".join(_shown(e) for e in listed_events[:LISTED_SHOWN])
+            extra = len(listed_events) - LISTED_SHOWN
+            more = f" and {extra} more" if extra > 0 else ""
+            wrong.append(
+                f"legal.count: expected {expected.count}, reference lists "
+                f"{len(listed_events)}: {shown or 'nothing'}{more}"
+            )
         for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
             for i, raw in enumerate(events):
                 try:
@@ -270,15 +337,11 @@ class _Run:
                 applies = self.engine.probe(event) is None
                 if which == "includes" and not (is_listed and applies):
                     how = "is not listed" if applies else "breaks a rule"
-                    wrong.append(f"legal.includes: {raw} {how} here")
+                    wrong.append(f"legal.includes: {_shown(raw)} {how} here")
                 if which == "excludes" and (is_listed or applies):
                     how = "is listed" if is_listed else "applies"
-                    wrong.append(f"legal.excludes: {raw} {how} here")
+                    wrong.append(f"legal.excludes: {_shown(raw)} {how} here")
         return wrong
-
-
-def _ignore(what: str, line: int | None, raw: dict[str, Any] | None, state: Any) -> None:
-    """The default step hook: nothing to do."""
 
 
 def canonical(event: Mapping[str, Any]) -> str:
@@ -288,6 +351,21 @@ def canonical(event: Mapping[str, Any]) -> str:
 
 def _at(lines: tuple[int, ...], i: int) -> int | None:
     return lines[i] if i < len(lines) else None
+
+
+def _shown(value: Any) -> str:
+    """A value as JSON text, as validate prints values."""
+    return json.dumps(to_json(value))
+
+
+def _sorted(value: Any) -> Any:
+    """``value`` with every list put in one canonical order (for order-free comparison)."""
+    if isinstance(value, dict):
+        return {k: _sorted(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        items = [_sorted(v) for v in value]
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
+    return value
 
 
 def run_all(
@@ -308,8 +386,11 @@ def run_all(
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:
+            own = f"{result.status}: {result.reason}" if result.reason else result.status
             result = attrs.evolve(
-                result, status="error", reason=f"id {result.id} is also used by {seen[result.id]}"
+                result,
+                status="error",
+                reason=f"id {result.id} is also used by {seen[result.id]} (its own check: {own})",
             )
         elif result.id is not None:
             seen[result.id] = result.path

@@ -23,7 +23,15 @@ from oracle.scenarios import ScenarioResult
 from reference.core.catalogue import Rule
 from reference.core.game import CHANCE, Result
 from reference.registry import game_names
-from rules_oracle._check import SCENARIOS_DIR, run_scenarios, validate_events, validate_log
+from rules_oracle._check import (
+    SCENARIOS_DIR,
+    SCHEMAS,
+    SCHEMAS_DIR,
+    run_scenarios,
+    schema,
+    validate_events,
+    validate_log,
+)
 from rules_oracle._errors import (
     BadOptions,
     Error,
@@ -47,6 +55,8 @@ __all__ = [
     "CHANCE",
     "GAMES",
     "SCENARIOS_DIR",
+    "SCHEMAS",
+    "SCHEMAS_DIR",
     "BadOptions",
     "Divergence",
     "Error",
@@ -64,6 +74,7 @@ __all__ = [
     "__version__",
     "load",
     "run_scenarios",
+    "schema",
     "validate_events",
     "validate_log",
 ]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,23 @@ from oracle.games import GameCache
 from oracle.replay import Verdict, validate_records
 from oracle.replay import validate_log as _validate_log
 from oracle.scenarios import ScenarioResult, run_all
+from reference.core.errors import BadOptions
+from reference.registry import game_names
+from rules_oracle._position import merged_options
 
-SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "scenarios"
+SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
 """The scenario suite that comes with rules-oracle."""
+SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
+"""JSON Schemas (draft 2020-12) of the formats and reports (also in docs/schemas/)."""
+SCHEMAS: tuple[str, ...] = ("log", "scenario", "profile", "report-validate", "report-scenarios")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``name`` (one of SCHEMAS) as a dict; its ``$id`` is a ``urn:``."""
+    if name not in SCHEMAS:
+        raise BadOptions(f"no schema {name!r} (known: {', '.join(SCHEMAS)})")
+    loaded: dict[str, Any] = json.loads((SCHEMAS_DIR / f"{name}.schema.json").read_text())
+    return loaded
 
 
 def validate_log(
@@ -29,7 +44,7 @@ def validate_log(
     ``options`` override the header's options; ``profile`` replaces data values; ``at``
     asks for the reference position after that many events (``Verdict.state_at``).
     """
-    return _validate_log(Path(path), GameCache(profile, options), at)
+    return _validate_log(Path(path), _games(profile, options), at)
 
 
 def validate_events(
@@ -51,15 +66,15 @@ def validate_events(
         "version": FORMAT_VERSION,
         "game": game,
         "players": list(players),
-        "options": dict(options or {}),
+        "options": merged_options(options, profile),
     }
-    records = _records(header, events)
-    return validate_records(name, records, GameCache(profile), at)
+    given = list(events)
+    return validate_records(name, lambda: _records(header, given), GameCache(), at)
 
 
 def _records(
-    header: dict[str, Any], events: Iterable[Mapping[str, Any]]
-) -> Iterable[tuple[int, dict[str, Any]]]:
+    header: dict[str, Any], events: list[Mapping[str, Any]]
+) -> Iterator[tuple[int, dict[str, Any]]]:
     yield 1, header
     for number, event in enumerate(events, start=2):
         if not isinstance(event, Mapping):
@@ -75,4 +90,15 @@ def run_scenarios(
 ) -> list[ScenarioResult]:
     """Run scenario files (folders are searched for ``*.yaml``); default: the bundled suite."""
     targets = [Path(p) for p in paths] if paths is not None else [SCENARIOS_DIR]
-    return run_all(targets, GameCache(profile), game)
+    return run_all(targets, _games(profile), game)
+
+
+def _games(
+    profile: Mapping[str, Any] | None, options: Mapping[str, Any] | None = None
+) -> GameCache:
+    """Rule sets for files of any game: the profile applies to the games it is about."""
+    games = GameCache(profile, options)
+    if not games.profile_fits_some_game(game_names()):
+        keys = ", ".join(sorted(profile or {}))
+        raise BadOptions(f"the profile names no data key of any game ({keys})")
+    return games

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from oracle.formats.converter import assign, structure_event, to_json, unstructure_event
 from oracle.rulebook import citation, find_rule
+from oracle.scenarios import position_failures
 from reference.core import paths
 from reference.core.catalogue import Rule
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
@@ -132,7 +134,7 @@ class Position:
         )
 
     def __hash__(self) -> int:
-        return hash(self._state)
+        return hash((self._rules.name, json.dumps(self.to_json(), sort_keys=True)))
 
     @property
     def rules(self) -> Rules:
@@ -222,7 +224,7 @@ class Position:
         """
         game = self._rules._game
         state = assign(game, self._state, values)
-        unsound = game.invariant_failures(state)
+        unsound = position_failures(game, state)
         if unsound:
             raise MalformedEvent("unsound position: " + "; ".join(unsound))
         return Position(self._rules, state)

@@ -26,10 +26,16 @@ class BadScenario(Exception):
 
 @attrs.frozen
 class Illegal:
-    """The step (counted from 0) that must break a rule, and which rule."""
+    """The step (counted from 0) that must break a rule, and which rule: ``rule``, or any
+    one of ``any_of`` where the rules agree the step is illegal but not on which rule."""
 
     step: int
-    rule: str
+    rule: str | None = None
+    any_of: tuple[str, ...] = ()
+
+    def rules(self) -> tuple[str, ...]:
+        """Every rule the step may break."""
+        return (self.rule,) if self.rule is not None else self.any_of
 
 
 @attrs.frozen
@@ -55,6 +61,7 @@ class Expect:
 
     illegal: Illegal | None = None
     state: dict[str, Any] | None = None
+    state_unordered: dict[str, Any] | None = None
     to_act: str | None = None
     over: bool | None = None
     result: ExpectedResult | None = None
@@ -93,6 +100,8 @@ class LoadedScenario:
     scenario: Scenario
     given_lines: tuple[int, ...]
     step_lines: tuple[int, ...]
+    expect_lines: dict[str, int] = attrs.field(factory=dict)
+    """Line of each expectation: ``to_act``, ``legal``..., and ``state.<path>``."""
 
 
 def load_scenario(path: Path) -> LoadedScenario:
@@ -120,20 +129,51 @@ def load_scenario(path: Path) -> LoadedScenario:
     except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
         raise BadScenario(_line_of_error(node, exc), describe(exc)) from exc
     expect = scenario.expect
-    checks = (expect.state, expect.to_act, expect.over, expect.result, expect.legal)
+    checks = (
+        expect.state,
+        expect.state_unordered,
+        expect.to_act,
+        expect.over,
+        expect.result,
+        expect.legal,
+    )
     if expect.illegal is None and all(c is None for c in checks):
         raise BadScenario(
-            _line(node, "expect"), "expect needs illegal, or state/to_act/over/result/legal"
+            _line(node, "expect"),
+            "expect needs illegal, or state/state_unordered/to_act/over/result/legal",
         )
     if expect.illegal is not None and any(c is not None for c in checks):
         raise BadScenario(_line(node, "expect"), "expect.illegal cannot be combined with checks")
     if expect.illegal is not None and not 0 <= expect.illegal.step < len(scenario.steps):
         raise BadScenario(_line(node, "expect"), "expect.illegal.step names no step")
-    if expect.illegal is not None and expect.illegal.rule not in scenario.rules:
-        raise BadScenario(_line(node, "rules"), "rules must cite the rule expect.illegal names")
+    if expect.illegal is not None and (expect.illegal.rule is None) == (not expect.illegal.any_of):
+        raise BadScenario(_line(node, "expect"), "expect.illegal needs rule or any_of (not both)")
+    if expect.illegal is not None and not set(expect.illegal.rules()) <= set(scenario.rules):
+        raise BadScenario(_line(node, "rules"), "rules must cite every rule expect.illegal names")
     return LoadedScenario(
-        path, scenario, _item_lines(node, "given", "events"), _item_lines(node, "steps")
+        path,
+        scenario,
+        _item_lines(node, "given", "events"),
+        _item_lines(node, "steps"),
+        _expect_lines(node),
     )
+
+
+def _expect_lines(node: yaml.Node | None) -> dict[str, int]:
+    """The line of each key under ``expect``, and of each path under its state checks."""
+    lines: dict[str, int] = {}
+    expect = _value(node, "expect")
+    if not isinstance(expect, yaml.MappingNode):
+        return lines
+    for key, value in expect.value:
+        if not isinstance(key, yaml.ScalarNode):
+            continue
+        lines[key.value] = key.start_mark.line + 1
+        if key.value in ("state", "state_unordered") and isinstance(value, yaml.MappingNode):
+            for path, _ in value.value:
+                if isinstance(path, yaml.ScalarNode):
+                    lines[f"{key.value}.{path.value}"] = path.start_mark.line + 1
+    return lines
 
 
 def _value(node: yaml.Node | None, key: str) -> yaml.Node | None:

@@ -16,7 +16,7 @@ import attrs
 import jinja2
 from markupsafe import Markup
 
-from oracle.formats.converter import CONVERTER, json_equal, to_json, unstructure_event
+from oracle.formats.converter import CONVERTER, json_equal, to_json
 from oracle.formats.log import EventRecord, Malformed, parse_header, read_lines
 from oracle.formats.scenario import BadScenario, LoadedScenario, load_scenario
 from oracle.games import GameCache
@@ -34,8 +34,6 @@ LAYOUTS: dict[str, Callable[[Game], dict[str, Any]]] = {
 }
 """Each game's board layout, read from its data tables (so a profile's map draws)."""
 
-LEGAL_SHOWN = 60
-"""How many of the legal events at an illegal event the page lists."""
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -112,10 +110,6 @@ def log_page(path: Path, games: GameCache) -> tuple[str, Verdict]:
     lines = dict(_readable_lines(path))
     data = _verdict_data(verdict)
     frames = _mark_log_failure(verdict, frames, lines)
-    if verdict.kind == "illegal":
-        legal = game.legal_events(seen[-1][1])
-        data["legal"] = [unstructure_event(e) for e in legal[:LEGAL_SHOWN]]
-        data["legal_count"] = len(legal)
     if verdict.fails():
         last_line = frames[-1].line or 0
         data["not_replayed"] = sum(1 for n in lines if n > last_line)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+import attrs
 import cattrs
 
 from reference.core.catalogue import Catalogue, load_catalogue
@@ -15,6 +16,29 @@ from reference.core.errors import BadOptions
 T = TypeVar("T")
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def _strict(kind: type[Any]) -> Any:
+    """An option value is taken as given: ``"yes"`` is not a flag, ``1`` not text."""
+
+    def structure(value: Any, _: Any) -> Any:
+        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        return value
+
+    return structure
+
+
+for _kind in (bool, int, str):
+    _converter.register_structure_hook(_kind, _strict(_kind))
+
+
+def _problem(exc: BaseException, type_: Any) -> str:
+    """One option's problem: a validator's own words name the option and its choices."""
+    if isinstance(exc, (TypeError, ValueError)) and not isinstance(exc, cattrs.BaseValidationError):
+        words = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+        return " ".join(words.split())
+    return cattrs.v.format_exception(exc, type_)
 
 
 def read_options(options: Mapping[str, Any], cls: type[T]) -> tuple[T, dict[str, Any]]:
@@ -29,7 +53,12 @@ def read_options(options: Mapping[str, Any], cls: type[T]) -> tuple[T, dict[str,
     try:
         parsed = _converter.structure(rest, cls)
     except cattrs.BaseValidationError as exc:
-        raise BadOptions("bad options: " + "; ".join(cattrs.transform_error(exc))) from exc
+        known = ", ".join(f.name for f in attrs.fields(cls))  # type: ignore[arg-type]
+        problems = "; ".join(
+            text.removesuffix(" @ $")
+            for text in cattrs.transform_error(exc, format_exception=_problem)
+        )
+        raise BadOptions(f"bad options: {problems} (options: {known}, profile)") from exc
     except (TypeError, ValueError) as exc:
         raise BadOptions(f"bad options: {exc}") from exc
     return parsed, profile

@@ -34,7 +34,7 @@ from reference.municipium.events import (
     TavernPull,
     UseBaths,
 )
-from reference.municipium.invariants import invariant_failures
+from reference.municipium.invariants import field_refill_failures, invariant_failures
 from reference.municipium.options import MunicipiumOptions
 from reference.municipium.rules_flow import bag_size, member_tag
 from reference.municipium.state import Institution, PlayerState, State, evolve
@@ -285,6 +285,7 @@ class Municipium:
         if state.phase == "over":
             # CORE-END-01: once the game has ended no event is accepted.
             raise RuleViolation("CORE-END-01", "the game is over; no further events are allowed")
+        turn.expect_known_names(state, event)  # an unknown name is malformed (MUN-BOARD-01)
         # MUN-TURN-01: only the player to act (or chance, for a draw) may make the event.
         check_actor(self, state, event, "MUN-TURN-01")
         new_state = handler(self.tables, state, event)
@@ -326,6 +327,11 @@ class Municipium:
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of ``state`` (see invariants.py)."""
         return invariant_failures(self.tables, state)
+
+    def position_failures(self, state: State) -> list[str]:
+        """Why a hand-written position could not arise in play: the invariants, and every
+        field refilled while its supply lasts (see invariants.field_refill_failures)."""
+        return invariant_failures(self.tables, state) + field_refill_failures(self.tables, state)
 
 
 def check_event_handlers() -> list[str]:

@@ -75,3 +75,28 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
     if state.phase == "power" and (state.power is None or state.power_user not in players):
         bad.append("a power is being used without an institution or user")
     return bad
+
+
+def field_refill_failures(t: Tables, state: State) -> list[str]:
+    """For a position written by hand (a scenario's given.state), not an invariant of play.
+
+    MUN-PREFECT-04: an emptied favour field is refilled from the supply at once, and (3-4
+    players) an emptied citizen field by the next draw, while the bag holds any. So in a
+    game whose bag never ran dry only the setup draws and the one field being refilled may be
+    empty, and nothing is refilled once the game is over. (Play can leave a field empty
+    after the bag ran dry and later refilled; no hand-written position needs that.)
+    """
+    bad: list[str] = []
+    fields = len(state.players) >= t.field_min_players
+    if state.phase == "over":
+        return bad
+    bag_holds = sum(state.bag.values()) > 0
+    refilling = state.field_for if state.phase == "draw" and state.draw_for == "field" else None
+    for name in t.meeting_rooms:
+        place = state.institutions[name]
+        if state.favour_supply > 0 and not place.favour:
+            bad.append(f"the {name}'s favour field is empty while the supply holds favours")
+        empty = fields and place.citizen_field is None and name != refilling
+        if empty and bag_holds and state.phase != "setup":
+            bad.append(f"the {name}'s citizen field is empty while the bag holds citizens")
+    return bad

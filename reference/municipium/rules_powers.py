@@ -52,8 +52,6 @@ def tavern_pull(t: Tables, state: State, event: TavernPull) -> State:
     tavern) to the tavern; any family, the user's own or another's."""
     expect_power(state, "tavern")
     expect_institution(event.origin)
-    if event.family not in state.players:
-        raise RuleViolation("MUN-TAVERN-01", f"there is no family {event.family!r}")
     if event.origin == "tavern":
         raise RuleViolation("MUN-TAVERN-01", "members are pulled from another institution")
     family = state.players[event.family]
@@ -139,10 +137,10 @@ def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
 def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) -> State:
     """MUN-FORUM-01: take one citizen of one's choice from another family."""
     expect_power(state, "forum")
-    if event.victim not in state.players or event.victim == event.player:
+    if event.victim == event.player:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim!r} is not another family")
     victim = state.players[event.victim]
-    if event.kind not in KINDS or victim.citizens[event.kind] == 0:
+    if victim.citizens[event.kind] == 0:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim} holds no {event.kind} citizen")
     victim = evolve(victim, citizens=add(victim.citizens, event.kind, -1))
     state = gain_citizens(with_player(state, event.victim, victim), event.player, event.kind)

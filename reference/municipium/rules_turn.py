@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.core.errors import RuleViolation
+from reference.core.errors import MalformedEvent, RuleViolation
 from reference.municipium.events import (
     DrawCitizen,
     DrawCommon,
@@ -44,9 +44,46 @@ def expect_phase(state: State, *phases: str) -> None:
 
 
 def expect_institution(name: str) -> None:
-    """MUN-BOARD-01: the board has seven institutions, 0 temple to 6 praetorium."""
+    """MUN-BOARD-01: the board has seven institutions, 0 temple to 6 praetorium. Any other
+    name names nothing in the game: the event is malformed, no rule is judged."""
     if name not in INSTITUTIONS:
-        raise RuleViolation("MUN-BOARD-01", f"{name!r} is not an institution of the board")
+        known = ", ".join(INSTITUTIONS)
+        raise MalformedEvent(f"{name!r} is not an institution (known: {known})", "institution")
+
+
+def expect_kind(kind: str) -> None:
+    """The four kinds of citizen; any other name is a malformed event."""
+    if kind not in KINDS:
+        raise MalformedEvent(
+            f"{kind!r} is not a kind of citizen (known: {', '.join(KINDS)})", "kind"
+        )
+
+
+def expect_known_names(state: State, event: Any) -> None:
+    """Every name an event gives (institutions, citizen kinds, families) names something in
+    this game; else the event is malformed, before any rule is judged (even whose turn)."""
+    for field in ("institution", "origin", "destination"):
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            expect_institution(value)
+    for value in getattr(event, "path", ()):
+        expect_institution(value)
+    kind = getattr(event, "kind", None)
+    if isinstance(kind, str):
+        expect_kind(kind)
+    for field in ("family", "victim"):
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            expect_family(state, value, field)
+
+
+def expect_family(state: State, name: str, field: str) -> None:
+    """A family of this game; any other name is a malformed event."""
+    if name not in state.players:
+        known = ", ".join(state.players)
+        raise MalformedEvent(
+            f"{field} {name!r} is not a family in this game (known: {known})", field
+        )
 
 
 # --- chance: citizens from the bag --------------------------------------------------------
@@ -55,8 +92,8 @@ def expect_institution(name: str) -> None:
 def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
     """A citizen comes out of the bag and goes where the draw was made for."""
     expect_phase(state, "setup", "draw")
-    # MUN-BAG-01: a drawn citizen is one of the four kinds, and one still in the bag.
-    if event.kind not in KINDS or state.bag[event.kind] == 0:
+    # MUN-BAG-01: a drawn citizen is one still in the bag.
+    if state.bag[event.kind] == 0:
         raise RuleViolation("MUN-BAG-01", f"no {event.kind} citizen is left in the bag")
     bag = add(state.bag, event.kind, -1)
     if state.phase == "setup":

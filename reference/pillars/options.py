@@ -32,10 +32,18 @@ class PillarsOptions:
       builder to the bag once per round (SAULEN only).
     """
 
-    bishop_positive: str = "event_and_cube"
-    resale_ban: str = "rulebook"
-    cathedral_empty: str = "right_neighbour"
-    income_cards: str = "every_round"
+    bishop_positive: str = attrs.field(
+        default="event_and_cube", validator=attrs.validators.in_(CHOICES["bishop_positive"])
+    )
+    resale_ban: str = attrs.field(
+        default="rulebook", validator=attrs.validators.in_(CHOICES["resale_ban"])
+    )
+    cathedral_empty: str = attrs.field(
+        default="right_neighbour", validator=attrs.validators.in_(CHOICES["cathedral_empty"])
+    )
+    income_cards: str = attrs.field(
+        default="every_round", validator=attrs.validators.in_(CHOICES["income_cards"])
+    )
     start_player_rejects: bool = False
 
     def check(self) -> None:

@@ -103,6 +103,9 @@ def test_apply_steps_immutably_until_the_end() -> None:
     after = position.apply(position.legal()[0])
     assert position.to_json() == start
     assert after != position
+    again = position.apply(position.legal()[0])
+    assert again == after and hash(again) == hash(after)
+    assert len({position, after, again}) == 2
     steps = 0
     while not after.is_over:
         if after.to_act == CHANCE:

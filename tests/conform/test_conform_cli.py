@@ -9,13 +9,15 @@ from typing import Any
 
 import jsonschema
 import pytest
+import xmlschema
 from typer.testing import CliRunner
 
 from oracle.cli import app
 from tests.conform.conftest import ROOT, adapter
 
 GAME = "palmyra"
-SCHEMA = json.loads((ROOT / "docs" / "schemas" / "conform-report.schema.json").read_text())
+SCHEMA = json.loads((ROOT / "rules_oracle" / "schemas" / "report-conform.schema.json").read_text())
+JUNIT = xmlschema.XMLSchema(ROOT / "tests" / "junit" / "junit-10.xsd")
 runner = CliRunner()
 
 
@@ -55,6 +57,7 @@ def test_a_passing_json_report_fits_the_schema_too() -> None:
 def test_the_junit_report_has_one_case_per_game_and_the_failure() -> None:
     result = conform(adapter(GAME, "--crash", "--from-event", "2"), "--format", "junit")
     assert result.exit_code == 1
+    JUNIT.validate(result.stdout)  # the Jenkins xUnit schema the other reports keep to
     suite = ET.fromstring(result.stdout)
     assert (suite.tag, suite.get("tests"), suite.get("failures")) == ("testsuite", "1", "1")
     (case,) = suite.findall("testcase")

@@ -63,8 +63,9 @@ def test_accepting_an_illegal_event_is_caught_by_a_probe(tmp_path: Path) -> None
     log.write_text(f.log or "")
     result = runner.invoke(app, ["validate", "--format", "json", str(log)])
     assert result.exit_code == 1, result.output
-    assert f'"rule_id": "{f.rule}"' in result.output
-    assert f'"event_index": {len(f.events)}' in result.output
+    (verdict,) = json.loads(result.stdout)["results"]
+    assert (verdict["status"], verdict["rule_id"]) == ("illegal", f.rule)
+    assert verdict["event_index"] == len(f.events)
     scenario = tmp_path / "case.yaml"
     scenario.write_text(f.scenario or "")
     result = runner.invoke(app, ["scenarios", str(scenario)])
@@ -151,7 +152,8 @@ def test_an_engine_driven_game_validates_each_event_and_gives_the_log_so_far(
     assert log.read_text().count("\n") == 6  # header, the four events, the bad one
     result = runner.invoke(app, ["validate", "--format", "json", str(log)])
     assert result.exit_code == 1
-    assert '"kind": "malformed"' in result.output and '"event_index": 4' in result.output
+    (verdict,) = json.loads(result.stdout)["results"]
+    assert (verdict["status"], verdict["event_index"]) == ("malformed", 4)
 
 
 def test_a_lie_in_an_engine_driven_game_is_caught_live() -> None:
@@ -165,6 +167,6 @@ def test_the_scenarios_json_report_says_what_each_scenario_needs() -> None:
     folder = ROOT / "scenarios" / GAME
     result = runner.invoke(app, ["scenarios", "--format", "json", str(folder)])
     assert result.exit_code == 0
-    needs = {r["id"]: r["needs"] for r in json.loads(result.stdout)}
+    needs = {r["id"]: r["needs"] for r in json.loads(result.stdout)["results"]}
     assert "set_state" in needs["PAL-CHAIN-01-p06-fifth-tile-illegal"]
     assert all(set(n) <= {"state", "legal", "set_state"} for n in needs.values())

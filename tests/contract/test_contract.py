@@ -179,14 +179,14 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     path.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["validate", "--format", "json", str(path)])
     assert "Traceback" not in result.output
-    return result.exit_code, json.loads(result.stdout)[0]
+    return result.exit_code, json.loads(result.stdout)["results"][0]
 
 
 @pytest.mark.parametrize(("name", "players", "seed"), cases(5))
 def test_play_then_validate_is_valid(tmp_path: Path, name: str, players: int, seed: int) -> None:
     lines = play(tmp_path, name, players, seed + 100)
     code, verdict = validate(tmp_path, lines)
-    assert (code, verdict["kind"]) == (0, "valid"), verdict
+    assert (code, verdict["status"]) == (0, "valid"), verdict
     assert verdict["events"] == len(lines) - 2
 
 
@@ -206,7 +206,7 @@ def test_tampered_claim_is_divergent_there(tmp_path: Path, name: str) -> None:
     record["state"][path] += 1
     lines[i] = json.dumps(record)
     code, verdict = validate(tmp_path, lines)
-    assert (code, verdict["kind"], verdict["line"], verdict["event_index"]) == (
+    assert (code, verdict["status"], verdict["line"], verdict["event_index"]) == (
         1,
         "divergent",
         i + 1,
@@ -223,7 +223,7 @@ def test_action_by_the_wrong_player_is_illegal(tmp_path: Path, name: str) -> Non
     record["player"] = "blue" if record["player"] == "red" else "red"
     lines[i] = json.dumps(record)
     code, verdict = validate(tmp_path, lines)
-    assert (code, verdict["kind"], verdict["event_index"]) == (1, "illegal", i - 1)
+    assert (code, verdict["status"], verdict["event_index"]) == (1, "illegal", i - 1)
     assert verdict["rule_id"].endswith("-TURN-01")
     assert verdict["citation"]
 
@@ -246,7 +246,7 @@ def test_bad_lines_are_malformed_with_line(
     changed = edit(json.loads(lines[i]))
     lines[i] = changed if isinstance(changed, str) else json.dumps(changed)
     code, verdict = validate(tmp_path, lines)
-    assert (code, verdict["kind"], verdict["line"]) == (1, "malformed", i + 1)
+    assert (code, verdict["status"], verdict["line"]) == (1, "malformed", i + 1)
     assert reason in verdict["message"]
 
 
@@ -255,4 +255,4 @@ def test_example_log_is_valid(name: str) -> None:
     path = ROOT / "examples" / f"{name}.jsonl"
     result = runner.invoke(app, ["validate", "--format", "json", str(path)])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)[0]["kind"] == "valid"
+    assert json.loads(result.stdout)["results"][0]["status"] == "valid"

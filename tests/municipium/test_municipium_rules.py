@@ -190,7 +190,8 @@ def test_MUN_MOVE_rules(game: Municipium) -> None:
     both = step(game, one, MoveMember("a", ("emporium", "basilica")))
     assert rule_of(game, both, MoveMember("a", ("emporium", "basilica"))) == "MUN-MOVE-03"
     assert rule_of(game, one, MoveMember("a", ("baths", "emporium", "basilica"))) == "MUN-MOVE-03"
-    assert rule_of(game, state, MoveMember("a", ("baths", "nowhere"))) == "MUN-BOARD-01"
+    with pytest.raises(MalformedEvent, match="'nowhere' is not an institution"):
+        game.apply(state, MoveMember("a", ("baths", "nowhere")))  # names nothing: malformed
 
 
 def test_MUN_CARD_02_family_card_once(game: Municipium) -> None:

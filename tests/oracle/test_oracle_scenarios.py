@@ -170,5 +170,5 @@ def test_legal_check_catches_a_generator_that_disagrees_with_apply(
     monkeypatch.setattr(toygame.ToyGame, "legal_events", only_advance)
     result = run_scenario(HERE / "legal.yaml", GameCache())
     assert result.status == "fail"
-    assert "legal.count: expected 2, reference lists 1" in result.reason
-    assert "{'type': 'bank', 'player': 'red'} is not listed here" in result.reason
+    assert 'legal.count: expected 2, reference lists 1: {"type": "advance"' in result.reason
+    assert '{"type": "bank", "player": "red"} is not listed here' in result.reason

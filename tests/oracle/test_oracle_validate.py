@@ -27,7 +27,7 @@ def write(tmp_path: Path, lines: list[str], name: str = "g.jsonl") -> Path:
 
 def run_json(*args: str) -> tuple[int, list[dict[str, object]]]:
     result = runner.invoke(app, ["validate", "--format", "json", *args])
-    return result.exit_code, json.loads(result.stdout)
+    return result.exit_code, json.loads(result.stdout)["results"]
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -41,7 +41,7 @@ def test_play_then_validate_is_valid(tmp_path: Path, seed: int) -> None:
     )
     code, verdicts = run_json(str(out))
     assert code == 0
-    assert verdicts[0]["kind"] == "valid"
+    assert verdicts[0]["status"] == "valid"
 
 
 def test_same_seed_same_log() -> None:
@@ -57,7 +57,7 @@ def test_tampered_claim_is_divergent_at_that_event(tmp_path: Path) -> None:
     lines[2] = json.dumps(record)
     code, (v,) = run_json(str(write(tmp_path, lines)))
     assert code == 1
-    assert (v["kind"], v["event_index"], v["line"]) == ("divergent", 1, 3)
+    assert (v["status"], v["event_index"], v["line"]) == ("divergent", 1, 3)
     assert v["divergences"][0]["path"] == "players.red.coins"
     assert v["divergences"][0]["claimed"] == v["divergences"][0]["reference"] + 7
 
@@ -68,7 +68,7 @@ def test_illegal_move_names_rule_and_source(tmp_path: Path) -> None:
     lines[2] = json.dumps({"type": "advance", "player": "red", "steps": roll + 1})
     code, (v,) = run_json(str(write(tmp_path, lines)))
     assert code == 1
-    assert (v["kind"], v["event_index"], v["rule_id"], v["player"]) == (
+    assert (v["status"], v["event_index"], v["rule_id"], v["player"]) == (
         "illegal",
         1,
         "TOY-MOVE-01",
@@ -82,8 +82,9 @@ def test_illegal_on_placeholder_rule_says_so(tmp_path: Path) -> None:
     lines = toy_log(3)
     lines[1] = json.dumps({"type": "roll", "value": 6})
     code, (v,) = run_json(str(write(tmp_path, lines)))
-    assert (v["kind"], v["rule_id"]) == ("illegal", "TOY-ROLL-01")
-    assert any("placeholder" in p for p in v["placeholders"])
+    assert (v["status"], v["rule_id"]) == ("illegal", "TOY-ROLL-01")
+    # The rule and the data key it rests on are both placeholders: named as keys.
+    assert (v["placeholder_rules"], v["placeholders"]) == (["TOY-ROLL-01"], ["dice.faces"])
     text = runner.invoke(app, ["validate", str(write(tmp_path, lines))]).stdout
     assert "rests on unconfirmed values" in text
 
@@ -95,7 +96,7 @@ def test_wrong_player_is_turn_violation(tmp_path: Path) -> None:
     record.pop("state")
     lines[2] = json.dumps(record)
     _, (v,) = run_json(str(write(tmp_path, lines)))
-    assert (v["kind"], v["rule_id"]) == ("illegal", "TOY-TURN-01")
+    assert (v["status"], v["rule_id"]) == ("illegal", "TOY-TURN-01")
 
 
 def test_profile_changes_the_verdict(tmp_path: Path) -> None:
@@ -106,7 +107,7 @@ def test_profile_changes_the_verdict(tmp_path: Path) -> None:
     profile = tmp_path / "profile.yaml"
     profile.write_text("dice.faces: [4, 5, 6]\n")
     code, (v,) = run_json("--profile", str(profile), str(log))
-    assert (code, v["kind"]) == (0, "incomplete")
+    assert (code, v["status"]) == (0, "incomplete")
     assert v["placeholders"] == []  # the profile replaced the only placeholder
 
 
@@ -172,7 +173,7 @@ def test_malformed_lines_give_line_and_reason(
 )
 def test_bad_headers_are_malformed_line_1(tmp_path: Path, header: str, reason: str) -> None:
     code, (v,) = run_json(str(write(tmp_path, [header])))
-    assert (code, v["kind"], v["line"]) == (1, "malformed", 1)
+    assert (code, v["status"], v["line"]) == (1, "malformed", 1)
     assert reason in v["message"]
 
 
@@ -183,7 +184,7 @@ def test_binary_and_empty_files(tmp_path: Path) -> None:
     binary.write_bytes(toy_log()[0].encode() + b"\n\xff\xfe\x00\n")
     code, verdicts = run_json(str(empty), str(binary))
     assert code == 1
-    assert [v["kind"] for v in verdicts] == ["malformed", "malformed"]
+    assert [v["status"] for v in verdicts] == ["malformed", "malformed"]
     assert "empty" in str(verdicts[0]["message"])
     assert verdicts[1]["line"] == 2 and "UTF-8" in str(verdicts[1]["message"])
 
@@ -191,7 +192,7 @@ def test_binary_and_empty_files(tmp_path: Path) -> None:
 def test_truncated_log_is_incomplete_and_fails_only_when_strict(tmp_path: Path) -> None:
     log = write(tmp_path, toy_log(1)[:6])
     code, (v,) = run_json(str(log))
-    assert (code, v["kind"], v["events"]) == (0, "incomplete", 5)
+    assert (code, v["status"], v["events"]) == (0, "incomplete", 5)
     code, _ = run_json("--strict", str(log))
     assert code == 1
 
@@ -202,7 +203,7 @@ def test_wrong_result_is_divergent(tmp_path: Path) -> None:
     result["result"]["winners"] = ["nobody"]
     lines[-1] = json.dumps(result)
     code, (v,) = run_json(str(write(tmp_path, lines)))
-    assert (code, v["kind"]) == (1, "divergent")
+    assert (code, v["status"]) == (1, "divergent")
     assert v["divergences"][0]["path"] == "result.winners"
 
 
@@ -210,14 +211,14 @@ def test_event_after_the_end_is_illegal(tmp_path: Path) -> None:
     lines = toy_log(1)
     lines[-1] = json.dumps({"type": "roll", "value": 1})
     code, (v,) = run_json(str(write(tmp_path, lines)))
-    assert (code, v["kind"], v["rule_id"]) == (1, "illegal", "CORE-END-01")
+    assert (code, v["status"], v["rule_id"]) == (1, "illegal", "CORE-END-01")
 
 
 def test_result_before_the_end_is_divergent(tmp_path: Path) -> None:
     lines = toy_log(1)
     lines = [*lines[:4], lines[-1]]
     code, (v,) = run_json(str(write(tmp_path, lines)))
-    assert (code, v["kind"]) == (1, "divergent")
+    assert (code, v["status"]) == (1, "divergent")
     assert "not over" in str(v["message"])
 
 
@@ -238,7 +239,7 @@ def test_many_files_and_folders(tmp_path: Path) -> None:
     write(tmp_path / "sub", toy_log(9)[:3], "short.jsonl")
     code, verdicts = run_json(str(tmp_path))
     assert code == 0
-    assert sorted(v["kind"] for v in verdicts) == ["incomplete", "valid", "valid", "valid"]
+    assert sorted(v["status"] for v in verdicts) == ["incomplete", "valid", "valid", "valid"]
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
@@ -261,7 +262,7 @@ def test_internal_error_is_ours_not_the_users(
     log = write(tmp_path, toy_log(1))
     monkeypatch.setattr(toygame.ToyGame, "invariant_failures", broken)
     code, (v,) = run_json(str(log))
-    assert (code, v["kind"]) == (3, "internal_error")
+    assert (code, v["status"]) == (3, "internal_error")
     assert v["rule_id"] is None
     assert "please report" in str(v["message"])
 
@@ -270,7 +271,7 @@ def test_internal_error_is_ours_not_the_users(
 
     monkeypatch.setattr(toygame.ToyGame, "apply", crash)
     code, (v,) = run_json(str(log))
-    assert (code, v["kind"]) == (3, "internal_error")
+    assert (code, v["status"]) == (3, "internal_error")
 
 
 @pytest.mark.parametrize(
@@ -286,7 +287,7 @@ def test_hostile_json_is_malformed_not_our_error(tmp_path: Path, text: str, reas
     lines = toy_log(4)
     lines[2] = text
     code, (v,) = run_json(str(write(tmp_path, lines)))
-    assert (code, v["kind"], v["line"]) == (1, "malformed", 3)
+    assert (code, v["status"], v["line"]) == (1, "malformed", 3)
     assert reason in str(v["message"])
 
 

@@ -29,7 +29,7 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     path = tmp_path / "check.jsonl"
     path.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["validate", "--format", "json", "--strict", str(path)])
-    return result.exit_code, json.loads(result.stdout)[0]
+    return result.exit_code, json.loads(result.stdout)["results"][0]
 
 
 @pytest.mark.parametrize(("mode", "players"), MODES)
@@ -37,7 +37,7 @@ def test_palmyra_play_then_validate(tmp_path: Path, mode: str, players: int) -> 
     for seed in (1, 2):
         lines = play(tmp_path, mode, players, seed)
         code, verdict = validate(tmp_path, lines)
-        assert (code, verdict["kind"]) == (0, "valid"), verdict
+        assert (code, verdict["status"]) == (0, "valid"), verdict
 
 
 def test_palmyra_cli_illegal_and_malformed(tmp_path: Path) -> None:
@@ -46,11 +46,11 @@ def test_palmyra_cli_illegal_and_malformed(tmp_path: Path) -> None:
     record = json.loads(lines[i])
     record["player"] = "blue" if record["player"] == "red" else "red"
     code, verdict = validate(tmp_path, [*lines[:i], json.dumps(record)])
-    assert verdict["kind"] == "illegal" and verdict["rule_id"] == "PAL-TURN-01", verdict
+    assert verdict["status"] == "illegal" and verdict["rule_id"] == "PAL-TURN-01", verdict
     record = json.loads(lines[i])
     record["piece"] = "emperor"
     code, verdict = validate(tmp_path, [*lines[:i], json.dumps(record)])
-    assert verdict["kind"] == "malformed", verdict
+    assert verdict["status"] == "malformed", verdict
 
 
 def test_palmyra_example_log_is_valid() -> None:
@@ -59,4 +59,4 @@ def test_palmyra_example_log_is_valid() -> None:
         app, ["validate", "--format", "json", "--strict", str(root / "examples/palmyra.jsonl")]
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)[0]["kind"] == "valid"
+    assert json.loads(result.stdout)["results"][0]["status"] == "valid"

@@ -1,0 +1,101 @@
+"""Which rule ids can refuse each event type, read from the engine code (not run).
+
+For each event class the game's handler table names a handler. Starting from the rule set's
+``apply`` (shared checks) and that handler, every function of the game package (and of
+``reference.core``) it calls is read, transitively, and every rule-id literal in those bodies
+is collected: ``RuleViolation("PIL-MARKET-04", ...)``, ``check_actor(..., "PIL-TURN-01")``, a
+module constant naming an id, or an attribute of the rule set (``self.turn_rule``); a call
+of a rule-set method (``self.before_event(...)``) is followed too. It is an upper bound (a
+helper's every id counts for every caller); docs/games/<game>.md lists the same sets, read
+by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import re
+import textwrap
+from collections.abc import Callable, Iterator
+from functools import cache
+from types import FunctionType, ModuleType
+from typing import Any
+
+from reference.registry import make_game
+
+RULE_ID = re.compile(r"^(CORE|[A-Z]{3})-[A-Z0-9]+(-[A-Za-z0-9]+)*$")
+HANDLER_TABLES = ("HANDLERS", "_HANDLERS")
+
+
+def _own(obj: Any, game: str) -> bool:
+    module = getattr(obj, "__module__", "") or ""
+    return module.startswith((f"reference.{game}", "reference.core"))
+
+
+@cache
+def _body(func: FunctionType) -> ast.AST:
+    return ast.parse(textwrap.dedent(inspect.getsource(func)))
+
+
+def _is_docstring(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    return isinstance(parents.get(node), ast.Expr)
+
+
+def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, Any]]:
+    """('id', rule id) for each rule-id literal, ('call', callee) for each resolvable call;
+    ``self`` is the rule set ``rules``."""
+    tree = _body(func)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    module = importlib.import_module(func.__module__)
+    names = dict(vars(module))
+    if func.__closure__:
+        names.update(inspect.getclosurevars(func).nonlocals)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if RULE_ID.match(node.value) and not _is_docstring(node, parents):
+                yield "id", node.value
+        elif isinstance(node, ast.Name):
+            value = names.get(node.id)
+            if isinstance(value, str) and RULE_ID.match(value):
+                yield "id", value
+            elif callable(value):
+                yield "call", value
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = rules if node.value.id == "self" else names.get(node.value.id)
+            if isinstance(owner, ModuleType) or owner is rules:
+                value = getattr(owner, node.attr, None)
+                if isinstance(value, str) and RULE_ID.match(value):
+                    yield "id", value
+                elif callable(value):
+                    yield "call", value
+
+
+def reachable_ids(start: Callable[..., Any], game: str, rules: Any) -> set[str]:
+    """Every rule id in ``start`` and the game's functions it calls, transitively."""
+    found: set[str] = set()
+    seen: set[Any] = set()
+    todo = [start]
+    while todo:
+        func = todo.pop()
+        func = getattr(func, "__func__", func)
+        if func in seen or not isinstance(func, FunctionType) or not _own(func, game):
+            continue
+        seen.add(func)
+        for kind, value in _literals_and_calls(func, rules):
+            if kind == "id":
+                found.add(value)
+            else:
+                todo.append(value)
+    return found
+
+
+def refusals(game: str) -> dict[str, set[str]]:
+    """Event wire name -> rule ids that can refuse it (apply's shared checks included)."""
+    rules = make_game(game, {})
+    table = getattr(rules, "handlers", None)
+    if table is None:  # a game whose handler table lives in its engine module
+        engine = importlib.import_module(f"reference.{game}.engine")
+        table = next(getattr(engine, n) for n in HANDLER_TABLES if hasattr(engine, n))
+    shared = reachable_ids(type(rules).apply, game, rules)
+    return {cls.type: shared | reachable_ids(h, game, rules) for cls, h in table.items()}
