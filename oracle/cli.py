@@ -79,6 +79,13 @@ class Format(StrEnum):
     junit = "junit"
 
 
+class ClaimsMode(StrEnum):
+    """What ``play`` claims after each event."""
+
+    acting = "acting"
+    full = "full"
+
+
 class PlainFormat(StrEnum):
     """Report formats of commands that report no pass or fail."""
 
@@ -113,6 +120,9 @@ def play(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
     options: Annotated[str, typer.Option(help="Game options as a JSON object.")] = "{}",
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    claims: Annotated[
+        ClaimsMode, typer.Option(help="acting: the actor's plain values; full: every path.")
+    ] = ClaimsMode.acting,
 ) -> None:
     """Write a seeded random legal game as a complete v1 log, with state claims."""
     try:
@@ -133,7 +143,7 @@ def play(
     if problem or players > len(PLAYER_NAMES):
         _usage(problem or f"at most {len(PLAYER_NAMES)} players")
     try:
-        lines = list(play_lines(rules, names, seed, opts))
+        lines = list(play_lines(rules, names, seed, opts, full=claims is ClaimsMode.full))
     except BadOptions as exc:  # e.g. a profile whose values cannot make a setup
         _usage(exc.message)
     text = "\n".join(lines) + "\n"
@@ -433,6 +443,69 @@ def coverage(
         uncovered = [r for r, s in rows.items() if not s]
         if uncovered:
             typer.echo(f"  uncovered: {', '.join(uncovered)}")
+
+
+@app.command()
+def serve(
+    game: Annotated[list[str], typer.Option(help="Game to serve (repeat for more).")],
+    seed: Annotated[int, typer.Option(help="Seed of the 'next' op's random choices.")] = 0,
+) -> None:
+    """Our engines behind the engine protocol v1 (JSON Lines on stdin/stdout)."""
+    from oracle.serve import serve as serve_session
+
+    unknown = [g for g in game if g not in game_names()]
+    if unknown:
+        _usage(f"unknown game {unknown[0]!r} (known: {', '.join(game_names())})")
+    raise typer.Exit(serve_session(tuple(game), seed, sys.stdin.buffer, sys.stdout))
+
+
+@app.command()
+def conform(
+    engine: Annotated[str, typer.Option(help="Command that starts the engine under test.")],
+    game: Annotated[str, typer.Option(help="Game name: " + ", ".join(game_names()))],
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: every count in turn).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first play-out.")] = 0,
+    games: Annotated[int, typer.Option(help="Play-outs (and engine-driven games).")] = 4,
+    baseline: Annotated[Path | None, typer.Option(help="Known disagreements (YAML).")] = None,
+    write_baseline: Annotated[
+        Path | None, typer.Option(help="Write a baseline of this run's findings here.")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds the engine has per request.")] = 10.0,
+    strict_rules: Annotated[bool, typer.Option(help="Another rule id fails too.")] = False,
+    fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
+    part: Annotated[
+        list[str] | None, typer.Option(help="Only these parts: playout, probes, scenarios, engine.")
+    ] = None,
+    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
+    shrink_seconds: Annotated[float, typer.Option(help="Time budget per shrink.")] = 60.0,
+    save: Annotated[
+        Path | None, typer.Option(help="Write each finding's log and scenario here.")
+    ] = None,
+) -> None:
+    """Drive an engine under test over the engine protocol and compare it with ours."""
+    from oracle.conform_cli import run_conform
+
+    raise typer.Exit(
+        run_conform(
+            engine,
+            game,
+            players,
+            seed,
+            games,
+            baseline,
+            write_baseline,
+            timeout,
+            strict_rules,
+            fmt.value,
+            part,
+            scenarios_dir,
+            shrink_seconds,
+            save,
+            _usage,
+        )
+    )
 
 
 def main() -> None:

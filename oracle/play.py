@@ -17,6 +17,7 @@ from oracle.formats.converter import to_json, unstructure_event
 from oracle.formats.log import header_line
 from reference.core.errors import EngineInvariantError
 from reference.core.game import CHANCE, Game, step
+from reference.core.walk import leaves
 
 PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "green", "yellow", "white")
 MAX_EVENTS = 200_000
@@ -57,10 +58,20 @@ def vars_of(node: Any) -> dict[str, Any]:
     return {a.name: getattr(node, a.name) for a in attrs.fields(type(node))}
 
 
+def full_claims(state: Any) -> dict[str, Any]:
+    """Every leaf state path of the position with its value (``play --claims full``)."""
+    return leaves(to_json(state))
+
+
 def play_lines(
-    game: Game, players: tuple[str, ...], seed: int, options: dict[str, Any]
+    game: Game,
+    players: tuple[str, ...],
+    seed: int,
+    options: dict[str, Any],
+    full: bool = False,
 ) -> Iterator[str]:
-    """The lines of a complete log of one seeded random game."""
+    """The lines of a complete log of one seeded random game; ``full``: every leaf path
+    of the position is claimed after each event, not only the actor's plain values."""
     rng = random.Random(seed)
     state = game.new_game(players)
     yield header_line(game.name, players, options)
@@ -72,7 +83,7 @@ def play_lines(
         if count > MAX_EVENTS:
             raise EngineInvariantError([f"no end after {MAX_EVENTS} events"])
         record = unstructure_event(event)
-        record["state"] = claims(state, event)
+        record["state"] = full_claims(state) if full else claims(state, event)
         yield json.dumps(record)
     result = game.result(state)
     yield json.dumps({"result": {"scores": result.scores, "winners": list(result.winners)}})

@@ -4,39 +4,37 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
 
-from oracle.formats.converter import (
-    assign,
-    json_equal,
-    structure_event,
-    to_json,
-    unstructure_event,
+from oracle.formats.converter import json_equal, structure_event, to_json, unstructure_event
+from oracle.formats.scenario import (
+    BadScenario,
+    ExpectedLegal,
+    ExpectedResult,
+    LoadedScenario,
+    Scenario,
+    load_scenario,
 )
-from oracle.formats.scenario import BadScenario, ExpectedLegal, LoadedScenario, load_scenario
 from oracle.games import GameCache
+from oracle.protocol import Driver, EngineError, EngineFault
 from oracle.rulebook import find_rule, placeholder_keys
-from reference.core import paths
-from reference.core.errors import (
-    BadOptions,
-    EngineInvariantError,
-    MalformedEvent,
-    RuleViolation,
-)
-from reference.core.game import Game, player_names_ok, step
+from reference.core.errors import BadOptions, MalformedEvent
+from reference.core.game import Game, player_names_ok
 
-Status = Literal["pass", "fail", "error", "internal_error"]
+Status = Literal["pass", "fail", "error", "internal_error", "skipped"]
 LISTED_SHOWN = 12
 """A legal.count mismatch lists this many of the reference's events."""
 
 
 @attrs.frozen
 class ScenarioResult:
-    """The outcome of one scenario file. ``error``: the file itself is unusable."""
+    """The outcome of one scenario file. ``error``: the file itself is unusable. ``needs``:
+    the engine protocol capabilities an engine needs to run it; ``skipped``: the engine
+    under test lacks one. ``notes``: soft findings (another rule id than ours)."""
 
     path: str
     status: Status
@@ -47,6 +45,8 @@ class ScenarioResult:
     line: int | None = None
     placeholders: tuple[str, ...] = ()
     placeholder_rules: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def message(self) -> str:
@@ -68,26 +68,60 @@ class _Outcome(Exception):
 
 
 StepHook = Callable[[str, int | None, dict[str, Any] | None, Any], None]
-"""Called with (what, line, raw event or None, the reference state after it) at the setup,
-each given event, the given state and each step."""
+"""Called with (what, line, raw event or None, our position after it as JSON data) at the
+setup, each given event, the given state and each step (the HTML replay draws them)."""
 
 
-def run_scenario(path: Path, games: GameCache, on_state: StepHook | None = None) -> ScenarioResult:
-    """Run one scenario file; never raises for a bad file or a failing expectation."""
+def needs(sc: Scenario) -> tuple[str, ...]:
+    """The capabilities beyond the basic operations that running ``sc`` takes."""
+    wanted = []
+    if sc.given.state:
+        wanted.append("set_state")
+    if sc.expect.state or sc.expect.state_unordered:
+        wanted.append("state")
+    if sc.expect.legal is not None:
+        wanted.append("legal")
+    return tuple(wanted)
+
+
+def run_scenario(
+    path: Path,
+    games: GameCache,
+    on_state: StepHook | None = None,
+    *,
+    driver: Driver | None = None,
+    strict_rules: bool = False,
+) -> ScenarioResult:
+    """Run one scenario file on our engine, or through ``driver`` (an engine under test);
+    never raises for a bad file or a failing expectation. A fault of the engine under test
+    (EngineFault) propagates to the caller. ``on_state`` sees our position on the way (only
+    when the engine is ours)."""
     try:
         loaded = load_scenario(path)
     except BadScenario as exc:
         return ScenarioResult(str(path), "error", exc.reason, line=exc.line or None)
     sc = loaded.scenario
-    base: dict[str, Any] = {"id": sc.id, "game": sc.game, "rules": sc.rules}
+    base: dict[str, Any] = {"id": sc.id, "game": sc.game, "rules": sc.rules, "needs": needs(sc)}
+    # Imported here: our engine's driver is built on the public API, which imports this module.
+    from oracle.refengine import LocalEngine
+
+    run = _Run(loaded, driver or LocalEngine(games=games), strict_rules, on_state or _ignore)
     try:
         game = games.get(sc.game, sc.options)
         basis, placeholder_rules = _basis(game, sc.rules)
-        _run(loaded, game, on_state or _ignore)
+        missing = [c for c in base["needs"] if c not in run.engine.capabilities]
+        if missing:
+            reason = f"the engine lacks {', '.join(missing)}"
+            return ScenarioResult(str(path), "skipped", reason, **base)
+        run.run(game)
     except _Outcome as out:
-        return ScenarioResult(str(path), out.status, out.reason, line=out.line, **base)
+        return ScenarioResult(
+            str(path), out.status, out.reason, line=out.line, notes=tuple(run.notes), **base
+        )
     except BadOptions as exc:
         return ScenarioResult(str(path), "error", exc.message, **base)
+    except EngineFault:
+        raise
     except Exception as exc:  # noqa: BLE001 - anything else is our bug, reported as ours
         where = traceback.extract_tb(exc.__traceback__)[-1]
         reason = (
@@ -96,7 +130,13 @@ def run_scenario(path: Path, games: GameCache, on_state: StepHook | None = None)
         )
         return ScenarioResult(str(path), "internal_error", reason, **base)
     return ScenarioResult(
-        str(path), "pass", "", placeholders=basis, placeholder_rules=placeholder_rules, **base
+        str(path),
+        "pass",
+        "",
+        placeholders=basis,
+        placeholder_rules=placeholder_rules,
+        notes=tuple(run.notes),
+        **base,
     )
 
 
@@ -118,37 +158,6 @@ def _ignore(what: str, line: int | None, raw: dict[str, Any] | None, state: Any)
     """The default step hook: nothing to do."""
 
 
-def _run(loaded: LoadedScenario, game: Game, on_state: StepHook) -> None:
-    sc = loaded.scenario
-    problem = player_names_ok(sc.players, game.min_players, game.max_players)
-    if problem:
-        raise _Outcome("error", f"players: {problem}")
-    state = game.new_game(sc.players)
-    on_state("setup", None, None, state)
-    for i, raw in enumerate(sc.given.events):
-        line = _at(loaded.given_lines, i)
-        state = _apply(game, state, raw, line, f"given event {i}", expected_rules=None)
-        on_state(f"given event {i}", line, raw, state)
-    if sc.given.state:
-        try:
-            state = assign(game, state, sc.given.state)
-        except (paths.UnknownPath, MalformedEvent) as exc:
-            raise _Outcome("error", f"given.state: {exc}") from exc
-        unsound = position_failures(game, state)
-        if unsound:
-            raise _Outcome("error", f"given state unsound: {'; '.join(unsound)}")
-        on_state("given state", None, None, state)
-    illegal = sc.expect.illegal
-    for i, raw in enumerate(sc.steps):
-        line = _at(loaded.step_lines, i)
-        expected = illegal.rules() if illegal is not None and illegal.step == i else None
-        state = _apply(game, state, raw, line, f"step {i}", expected_rules=expected)
-        on_state(f"step {i}", line, raw, state)
-        if expected is not None:
-            return
-    _check_expect(loaded, game, state)
-
-
 def position_failures(game: Game, state: Any) -> list[str]:
     """Why a hand-written position is unsound: the game's invariants, or its stricter
     ``position_failures`` where it has one (what play from the setup always keeps)."""
@@ -157,99 +166,191 @@ def position_failures(game: Game, state: Any) -> list[str]:
     return failures
 
 
+class _Run:
+    """One scenario on one engine. The file is checked against our rule set (its events must
+    be ones the game knows); the engine's answers are then checked against the file. What
+    the engine cannot do is the file's fault on our engine, the engine's fault on another."""
+
+    def __init__(
+        self, loaded: LoadedScenario, engine: Driver, strict_rules: bool, on_state: StepHook
+    ) -> None:
+        self.loaded = loaded
+        self.engine = engine
+        self.strict_rules = strict_rules
+        self.on_state = on_state
+        self.notes: list[str] = []
+        self.cannot: Status = "error" if engine.reference else "fail"
+
+    def run(self, game: Game) -> None:
+        loaded, engine = self.loaded, self.engine
+        sc = loaded.scenario
+        problem = player_names_ok(sc.players, game.min_players, game.max_players)
+        if problem:
+            raise _Outcome("error", f"players: {problem}")
+        try:
+            engine.new_game(sc.game, sc.players, sc.options)
+        except EngineError as exc:
+            raise _Outcome(self.cannot, f"new_game: {exc.message}") from exc
+        self.seen("setup", None, None)
+        for i, raw in enumerate(sc.given.events):
+            line = _at(loaded.given_lines, i)
+            self.apply(game, raw, line, f"given event {i}", None)
+            self.seen(f"given event {i}", line, raw)
+        if sc.given.state:
+            try:
+                engine.set_state(sc.given.state)
+            except EngineError as exc:
+                raise _Outcome(self.cannot, f"given.state: {exc.message}") from exc
+            self.seen("given state", None, None)
+        illegal = sc.expect.illegal
+        for i, raw in enumerate(sc.steps):
+            line = _at(loaded.step_lines, i)
+            expected = illegal.rules() if illegal is not None and illegal.step == i else None
+            self.apply(game, raw, line, f"step {i}", expected)
+            self.seen(f"step {i}", line, raw)
+            if expected is not None:
+                return
+        self.check_expect(game)
+
+    def seen(self, what: str, line: int | None, raw: dict[str, Any] | None) -> None:
+        """Show the step hook our position (an engine under test's is not ours to show)."""
+        from oracle.refengine import LocalEngine
+
+        if self.on_state is not _ignore and isinstance(self.engine, LocalEngine):
+            self.on_state(what, line, raw, self.engine.position.to_json())
+
+    def apply(
+        self,
+        game: Game,
+        raw: dict[str, Any],
+        line: int | None,
+        what: str,
+        expected_rules: tuple[str, ...] | None,
+    ) -> None:
+        try:
+            structure_event(game, raw)
+        except MalformedEvent as exc:
+            raise _Outcome("error", f"{what}: {exc.message}", line) from exc
+        try:
+            refused = self.engine.apply(raw)
+        except EngineError as exc:
+            raise _Outcome(self.cannot, f"{what}: {exc.message}", line) from exc
+        if refused is not None:
+            if expected_rules and refused.rule in expected_rules:
+                return
+            wanted = (
+                f"expected {' or '.join(expected_rules)}"
+                if expected_rules
+                else "expected it to be legal"
+            )
+            reason = f"{what} broke {refused.rule} ({refused.message}); {wanted}"
+            if expected_rules and not (self.engine.reference or self.strict_rules):
+                self.notes.append(reason)  # refused all the same: another rule id is soft
+                return
+            raise _Outcome("fail", reason, line)
+        if expected_rules:
+            wanted = " or ".join(expected_rules)
+            raise _Outcome("fail", f"{what} was legal; expected it to break {wanted}", line)
+
+    def check_expect(self, game: Game) -> None:
+        loaded, engine = self.loaded, self.engine
+        expect = loaded.scenario.expect
+        wrong: list[tuple[str, int | None]] = []
+        for key, unordered in (("state", False), ("state_unordered", True)):
+            wanted = getattr(expect, key) or {}
+            values = engine.state(list(wanted)) if wanted else {}
+            for path, value in wanted.items():
+                line = loaded.expect_lines.get(f"{key}.{path}")
+                if path not in values:
+                    if engine.reference:
+                        reason = f"expect.{key}: state path {path!r} names nothing"
+                        raise _Outcome("error", reason, line)
+                    wrong.append((f"{path}: the engine does not answer it", line))
+                    continue
+                actual = values[path]
+                same = (
+                    json_equal(_sorted(value), _sorted(actual))
+                    if unordered
+                    else json_equal(value, actual)
+                )
+                if not same:
+                    wrong.append(
+                        (f"{path}: expected {_shown(value)}, reference has {_shown(actual)}", line)
+                    )
+        actor, over = engine.to_act()
+        line = loaded.expect_lines.get("to_act")
+        if expect.to_act is not None and actor != expect.to_act:
+            wrong.append((f"to_act: expected {expect.to_act}, reference has {actor}", line))
+        line = loaded.expect_lines.get("over")
+        if expect.over is not None and over != expect.over:
+            wrong.append((f"over: expected {expect.over}, reference has {over}", line))
+        line = loaded.expect_lines.get("result")
+        if expect.result is not None:
+            wrong += [(reason, line) for reason in self.check_result(expect.result, over)]
+        if expect.legal is not None:
+            line = loaded.expect_lines.get("legal")
+            wrong += [(reason, line) for reason in self.check_legal(game, expect.legal)]
+        if wrong:
+            raise _Outcome("fail", "; ".join(reason for reason, _ in wrong), wrong[0][1])
+
+    def check_result(self, expected: ExpectedResult, over: bool) -> list[str]:
+        if not over:
+            return ["result: expected a finished game, but it is not over"]
+        scores, winners = self.engine.result()
+        wrong = []
+        if expected.scores is not None and not json_equal(expected.scores, scores):
+            wrong.append(
+                f"result.scores: expected {_shown(expected.scores)}, reference has {_shown(scores)}"
+            )
+        if expected.winners is not None and list(expected.winners) != winners:
+            wrong.append(
+                f"result.winners: expected {_shown(expected.winners)}, "
+                f"reference has {_shown(winners)}"
+            )
+        return wrong
+
+    def check_legal(self, game: Game, expected: ExpectedLegal) -> list[str]:
+        """Compare the engine's legal events with the expected count and members.
+
+        An included event must be listed *and* apply; an excluded one must be neither listed
+        nor applicable (it must break a rule), so the check holds even where an event's
+        fields can be written in more than one order.
+        """
+        listed_events = self.engine.legal()
+        listed = {canonical(e) for e in listed_events}
+        wrong = []
+        if expected.count is not None and expected.count != len(listed_events):
+            shown = ", ".join(_shown(e) for e in listed_events[:LISTED_SHOWN])
+            extra = len(listed_events) - LISTED_SHOWN
+            more = f" and {extra} more" if extra > 0 else ""
+            wrong.append(
+                f"legal.count: expected {expected.count}, reference lists "
+                f"{len(listed_events)}: {shown or 'nothing'}{more}"
+            )
+        for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
+            for i, raw in enumerate(events):
+                try:
+                    event = unstructure_event(structure_event(game, raw))
+                except MalformedEvent as exc:
+                    raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
+                is_listed = canonical(event) in listed
+                applies = self.engine.probe(event) is None
+                if which == "includes" and not (is_listed and applies):
+                    how = "is not listed" if applies else "breaks a rule"
+                    wrong.append(f"legal.includes: {_shown(raw)} {how} here")
+                if which == "excludes" and (is_listed or applies):
+                    how = "is listed" if is_listed else "applies"
+                    wrong.append(f"legal.excludes: {_shown(raw)} {how} here")
+        return wrong
+
+
+def canonical(event: Mapping[str, Any]) -> str:
+    """An event as text that is equal for equal events (keys sorted), to compare sets."""
+    return json.dumps(event, sort_keys=True)
+
+
 def _at(lines: tuple[int, ...], i: int) -> int | None:
     return lines[i] if i < len(lines) else None
-
-
-def _apply(
-    game: Game,
-    state: Any,
-    raw: dict[str, Any],
-    line: int | None,
-    what: str,
-    expected_rules: tuple[str, ...] | None,
-) -> Any:
-    try:
-        event = structure_event(game, raw)
-    except MalformedEvent as exc:
-        raise _Outcome("error", f"{what}: {exc.message}", line) from exc
-    try:
-        new_state = step(game, state, event)
-    except RuleViolation as exc:
-        if expected_rules and exc.rule_id in expected_rules:
-            return state
-        wanted = (
-            f"expected {' or '.join(expected_rules)}"
-            if expected_rules
-            else "expected it to be legal"
-        )
-        reason = f"{what} broke {exc.rule_id} ({exc.message}); {wanted}"
-        raise _Outcome("fail", reason, line) from exc
-    except MalformedEvent as exc:
-        raise _Outcome("error", f"{what}: {exc.message}", line) from exc
-    except EngineInvariantError as exc:
-        reason = f"internal error in rules-oracle, please report: {what}: invariant broken: {exc}"
-        raise _Outcome("internal_error", reason, line) from exc
-    if expected_rules:
-        wanted = " or ".join(expected_rules)
-        raise _Outcome("fail", f"{what} was legal; expected it to break {wanted}", line)
-    return new_state
-
-
-def _check_expect(loaded: LoadedScenario, game: Game, state: Any) -> None:
-    expect = loaded.scenario.expect
-    wrong: list[tuple[str, int | None]] = []
-    for key, unordered in (("state", False), ("state_unordered", True)):
-        for path, value in (getattr(expect, key) or {}).items():
-            line = loaded.expect_lines.get(f"{key}.{path}")
-            try:
-                actual = to_json(paths.read(state, path))
-            except paths.UnknownPath as exc:
-                raise _Outcome("error", f"expect.{key}: {exc}", line) from exc
-            same = (
-                json_equal(_sorted(value), _sorted(actual))
-                if unordered
-                else json_equal(value, actual)
-            )
-            if not same:
-                wrong.append(
-                    (f"{path}: expected {_shown(value)}, reference has {_shown(actual)}", line)
-                )
-    line = loaded.expect_lines.get("to_act")
-    if expect.to_act is not None and game.to_act(state) != expect.to_act:
-        wrong.append(
-            (f"to_act: expected {expect.to_act}, reference has {game.to_act(state)}", line)
-        )
-    line = loaded.expect_lines.get("over")
-    if expect.over is not None and game.is_over(state) != expect.over:
-        wrong.append((f"over: expected {expect.over}, reference has {game.is_over(state)}", line))
-    line = loaded.expect_lines.get("result")
-    if expect.result is not None:
-        if not game.is_over(state):
-            wrong.append(("result: expected a finished game, but it is not over", line))
-        else:
-            result = game.result(state)
-            if expect.result.scores is not None and expect.result.scores != result.scores:
-                wrong.append(
-                    (
-                        f"result.scores: expected {_shown(expect.result.scores)}, "
-                        f"reference has {_shown(result.scores)}",
-                        line,
-                    )
-                )
-            if expect.result.winners is not None and expect.result.winners != result.winners:
-                wrong.append(
-                    (
-                        f"result.winners: expected {_shown(expect.result.winners)}, "
-                        f"reference has {_shown(result.winners)}",
-                        line,
-                    )
-                )
-    if expect.legal is not None:
-        line = loaded.expect_lines.get("legal")
-        wrong += [(reason, line) for reason in _check_legal(game, state, expect.legal)]
-    if wrong:
-        raise _Outcome("fail", "; ".join(reason for reason, _ in wrong), wrong[0][1])
 
 
 def _shown(value: Any) -> str:
@@ -267,56 +368,21 @@ def _sorted(value: Any) -> Any:
     return value
 
 
-def _check_legal(game: Game, state: Any, expected: ExpectedLegal) -> list[str]:
-    """Compare the reference's legal events with the expected count and members.
-
-    An included event must be listed *and* apply; an excluded one must be neither listed nor
-    applicable (it must break a rule), so the check holds even where an event's fields can
-    be written in more than one order.
-    """
-    listed = game.legal_events(state)
-    wrong = []
-    if expected.count is not None and expected.count != len(listed):
-        shown = ", ".join(_shown(unstructure_event(e)) for e in listed[:LISTED_SHOWN])
-        more = f" and {len(listed) - LISTED_SHOWN} more" if len(listed) > LISTED_SHOWN else ""
-        wrong.append(
-            f"legal.count: expected {expected.count}, reference lists {len(listed)}: "
-            f"{shown or 'nothing'}{more}"
-        )
-    for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
-        for i, raw in enumerate(events):
-            try:
-                event = structure_event(game, raw)
-            except MalformedEvent as exc:
-                raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
-            is_listed = event in listed
-            applies = _applies(game, state, event)
-            if which == "includes" and not (is_listed and applies):
-                how = "is not listed" if applies else "breaks a rule"
-                wrong.append(f"legal.includes: {_shown(raw)} {how} here")
-            if which == "excludes" and (is_listed or applies):
-                how = "is listed" if is_listed else "applies"
-                wrong.append(f"legal.excludes: {_shown(raw)} {how} here")
-    return wrong
-
-
-def _applies(game: Game, state: Any, event: Any) -> bool:
-    """Whether ``event`` applies here without breaking a rule."""
-    try:
-        step(game, state, event)
-    except RuleViolation:
-        return False
-    return True
-
-
-def run_all(paths_: list[Path], games: GameCache, game_filter: str | None) -> list[ScenarioResult]:
-    """Run every scenario file; a duplicate id is an error on its later file."""
+def run_all(
+    paths_: list[Path],
+    games: GameCache,
+    game_filter: str | None,
+    driver: Driver | None = None,
+    strict_rules: bool = False,
+) -> list[ScenarioResult]:
+    """Run every scenario file (on our engine, or through ``driver``); a duplicate id is an
+    error on its later file."""
     from oracle.formats.scenario import scenario_files
 
     results: list[ScenarioResult] = []
     seen: dict[str, str] = {}
     for path in scenario_files(paths_):
-        result = run_scenario(path, games)
+        result = run_scenario(path, games, driver=driver, strict_rules=strict_rules)
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:

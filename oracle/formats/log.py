@@ -95,25 +95,30 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             number += 1
             if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
                 raise Malformed(number, f"line longer than {MAX_LINE_BYTES} bytes")
-            try:
-                text = chunk.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise Malformed(number, f"not UTF-8 text (byte {exc.start})") from exc
-            if not text.strip():
-                raise Malformed(number, "blank line")
-            try:
-                record = _DECODER.decode(text)
-            except json.JSONDecodeError as exc:
-                raise Malformed(number, f"not JSON: {exc.msg} at column {exc.colno}") from exc
-            except _NotStrictJSON as exc:
-                raise Malformed(number, f"not strict JSON: {exc}") from exc
-            except RecursionError as exc:
-                raise Malformed(number, "JSON nested too deeply") from exc
-            except ValueError as exc:  # e.g. an integer with thousands of digits
-                raise Malformed(number, f"not usable JSON: {' '.join(str(exc).split())}") from exc
-            if not isinstance(record, dict):
-                raise Malformed(number, "each line must be a JSON object")
-            yield number, record
+            yield number, decode_line(number, chunk)
+
+
+def decode_line(number: int, chunk: bytes) -> dict[str, Any]:
+    """One line (bytes, at most MAX_LINE_BYTES) as a strict JSON object; raises Malformed."""
+    try:
+        text = chunk.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Malformed(number, f"not UTF-8 text (byte {exc.start})") from exc
+    if not text.strip():
+        raise Malformed(number, "blank line")
+    try:
+        record = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise Malformed(number, f"not JSON: {exc.msg} at column {exc.colno}") from exc
+    except _NotStrictJSON as exc:
+        raise Malformed(number, f"not strict JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise Malformed(number, "JSON nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise Malformed(number, f"not usable JSON: {' '.join(str(exc).split())}") from exc
+    if not isinstance(record, dict):
+        raise Malformed(number, "each line must be a JSON object")
+    return record
 
 
 def parse_header(line: int, record: dict[str, Any]) -> Header:

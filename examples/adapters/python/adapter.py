@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""An example engine adapter for the rules-oracle engine protocol v1, in Python.
+
+It wraps an engine (here: rules-oracle's own, through oracle.refengine) and speaks the
+protocol on stdin/stdout: one JSON request per line in, one JSON response per line out.
+Flags plant bugs, so you can see what ``rules-oracle conform`` reports for each:
+
+    python examples/adapters/python/adapter.py --game palmyra --lie bank --from-event 10
+    rules-oracle conform --engine "python examples/adapters/python/adapter.py \\
+        --game palmyra --lie bank --from-event 10" --game palmyra
+
+Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
+  --lie PATH          answer ``state`` for PATH with a wrong value
+  --accept-illegal    accept any event (an illegal one is acknowledged and ignored)
+  --refuse TYPE       refuse legal events of this type
+  --drop-legal        list one legal event fewer
+  --other-rule        refuse illegal events naming another rule id
+  --crash             exit at once when an event arrives
+  --hang              stop answering when an event arrives
+  --garbage           answer an event with a line that is not JSON
+  --never-end         never say the game is over
+  --bad-next          answer ``next`` with an event that is no event of the game
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from oracle.protocol import CAPABILITIES, EngineError
+from oracle.refengine import LocalEngine
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", action="append", required=True, help="game to serve (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the 'next' op")
+    p.add_argument("--from-event", type=int, default=0, help="planted bugs start here")
+    p.add_argument("--lie", metavar="PATH")
+    p.add_argument("--accept-illegal", action="store_true")
+    p.add_argument("--refuse", metavar="TYPE")
+    p.add_argument("--drop-legal", action="store_true")
+    p.add_argument("--other-rule", action="store_true")
+    p.add_argument("--crash", action="store_true")
+    p.add_argument("--hang", action="store_true")
+    p.add_argument("--garbage", action="store_true")
+    p.add_argument("--never-end", action="store_true")
+    p.add_argument("--bad-next", action="store_true")
+    p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
+    return p.parse_args(argv)
+
+
+class Adapter:
+    """The protocol's operations over one engine, with the planted bugs."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.engine = LocalEngine(args.seed)
+        self.events = 0  # events applied in the current game
+
+    def buggy(self) -> bool:
+        return self.events >= self.args.from_event
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any] | str:
+        op = request.get("op")
+        if op == "hello":
+            caps = [] if self.args.no_capabilities else list(CAPABILITIES)
+            return {
+                "ok": True,
+                "name": "python-example",
+                "games": self.args.game,
+                "capabilities": caps,
+            }
+        if op == "new_game":
+            self.engine.new_game(
+                request["game"], tuple(request["players"]), request.get("options", {})
+            )
+            self.events = 0
+            return {"ok": True}
+        if op == "apply":
+            return self.apply(request["event"])
+        if op == "to_act":
+            actor, over = self.engine.to_act()
+            if over and self.args.never_end and self.buggy():
+                return {"ok": True, "to_act": "chance", "over": False}
+            return {"ok": True, "to_act": actor, "over": over}
+        if op == "state":
+            values = self.engine.state(request["paths"])
+            lie = self.args.lie
+            if lie in values and self.buggy():
+                values[lie] = _wrong(values[lie])
+            return {"ok": True, "values": values}
+        if op == "legal":
+            events = self.engine.legal()
+            if self.args.drop_legal and self.buggy() and events:
+                events = events[:-1]
+            return {"ok": True, "events": events}
+        if op == "result":
+            scores, winners = self.engine.result()
+            return {"ok": True, "scores": scores, "winners": winners}
+        if op == "set_state":
+            self.engine.set_state(request["values"])
+            return {"ok": True}
+        if op == "next":
+            if self.args.bad_next and self.buggy():
+                return {"ok": True, "event": {"type": "teleport", "player": "red"}}
+            event = self.engine.next()
+            self.events += 1
+            return {"ok": True, "event": event}
+        if op == "bye":
+            return {"ok": True}
+        return {"ok": False, "error": f"unknown op {op!r}"}
+
+    def apply(self, event: dict[str, Any]) -> dict[str, Any] | str:
+        args = self.args
+        if self.buggy():
+            if args.crash:
+                sys.exit(70)
+            if args.hang:
+                time.sleep(3600)
+            if args.garbage:
+                return "this is not JSON"
+            if args.refuse and event.get("type") == args.refuse:
+                return {"ok": False, "illegal": True, "rule": None, "message": "not today"}
+        refused = self.engine.apply(event)
+        if refused is None:
+            self.events += 1
+            return {"ok": True}
+        if args.accept_illegal and self.buggy():
+            return {"ok": True}
+        rule = "OTHER-RULE-01" if args.other_rule else refused.rule
+        return {"ok": False, "illegal": True, "rule": rule, "message": refused.message}
+
+
+def _wrong(value: Any) -> Any:
+    """A different value of the same kind."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "?"
+    if isinstance(value, list):
+        return [*value, value[0]] if value else [0]
+    return None
+
+
+def main() -> None:
+    adapter = Adapter(parse_args(sys.argv[1:]))
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            response = adapter.handle(request) if isinstance(request, dict) else None
+            if response is None:
+                response = {"ok": False, "error": "a request is a JSON object"}
+        except EngineError as exc:
+            response = {"ok": False, "error": exc.message}
+        except (KeyError, TypeError, ValueError) as exc:
+            response = {"ok": False, "error": f"bad request: {exc}"}
+        sys.stdout.write(response if isinstance(response, str) else json.dumps(response))
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        if isinstance(request, dict) and request.get("op") == "bye":
+            return
+
+
+if __name__ == "__main__":
+    main()

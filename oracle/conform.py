@@ -1,0 +1,619 @@
+"""``rules-oracle conform``: drive an engine under test, compare it with ours step by step.
+
+Four parts (docs/conformance.md):
+  playout   seeded random games from our engine, every event sent to the engine under test,
+            its position compared after each (to_act; with ``state`` every leaf state path;
+            with ``legal`` the legal set), and the result at the end;
+  probes    at positions along those games, events our engine refuses must be refused too,
+            and the engine's position must be unchanged afterwards;
+  scenarios every scenario file the engine can run (oracle.scenarios, one runner);
+  engine    with ``next``, the engine plays its own games, each event validated live.
+
+The first hard disagreement ends a game; it is then shrunk (oracle.shrink) to a minimal prefix.
+A fault of the engine under test is a finding; the engine is restarted for the next game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+import attrs
+
+from oracle.formats.converter import json_equal
+from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
+from oracle.games import GameCache
+from oracle.play import PLAYER_NAMES
+from oracle.probes import Pool, new_pool
+from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
+from oracle.refengine import LocalEngine
+from oracle.scenarios import canonical, run_scenario
+
+PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
+FAULTS: frozenset[str] = frozenset({"crash", "hang", "garbage", "shape"})
+PROBE_CHANCE = 0.05
+"""The share of positions along a play-out where refused events are sent."""
+PROBE_CANDIDATES = 40
+PROBES_PER_POSITION = 3
+MAX_ENGINE_EVENTS = 100_000
+_SCALARS = (int, str, bool, type(None))
+
+
+@attrs.frozen
+class Settings:
+    """What one conform run does."""
+
+    engine: str
+    game: str
+    players: tuple[int, ...]
+    seed: int = 0
+    games: int = 4
+    timeout: float = 10.0
+    strict_rules: bool = False
+    parts: tuple[str, ...] = PARTS
+    scenarios_dir: Path | None = None
+    shrink: bool = True
+    shrink_seconds: float = 60.0
+    options: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Finding:
+    """One disagreement of the engine under test with ours (or its fault).
+
+    ``events`` is the game prefix (wire events) after which it shows; ``probe`` the refused
+    event sent there, if any; ``soft`` findings (another rule id) fail only with
+    --strict-rules. ``log`` and ``scenario`` are ready-to-commit files of the shrunk case.
+    """
+
+    part: str
+    kind: str
+    message: str
+    game_no: int | None = None
+    players: tuple[str, ...] = ()
+    seed: int | None = None
+    event_index: int | None = None
+    request: dict[str, Any] | None = None
+    path: str | None = None
+    ours: Any = None
+    theirs: Any = None
+    rule: str | None = None
+    their_rule: str | None = None
+    citation: str | None = None
+    soft: bool = False
+    scenario_id: str | None = None
+    events: tuple[dict[str, Any], ...] = ()
+    choices: tuple[int, ...] = ()
+    probe: dict[str, Any] | None = None
+    stderr: tuple[str, ...] = ()
+    shrunk_from: int | None = None
+    log: str | None = None
+    scenario: str | None = None
+    baselined: bool = False
+    case: str = ""
+
+    def same_kind(self, other: Finding) -> bool:
+        """Whether ``other`` shows the same kind of disagreement (for shrinking)."""
+        return (self.kind, self.path, self.rule) == (other.kind, other.path, other.rule)
+
+
+@attrs.define
+class Counts:
+    """What a run did."""
+
+    games: int = 0
+    events: int = 0
+    positions: int = 0
+    paths_compared: int = 0
+    paths_unanswered: int = 0
+    legal_sets: int = 0
+    probes: int = 0
+    scenarios_passed: int = 0
+    scenarios_failed: int = 0
+    scenarios_skipped: int = 0
+    engine_games: int = 0
+    engine_events: int = 0
+    shrink_runs: int = 0
+
+
+@attrs.define
+class Report:
+    """The outcome of a run; ``findings`` in the order found."""
+
+    settings: Settings
+    engine_name: str = ""
+    capabilities: tuple[str, ...] = ()
+    findings: list[Finding] = attrs.field(factory=list)
+    counts: Counts = attrs.field(factory=Counts)
+    stale: list[dict[str, Any]] = attrs.field(factory=list)
+    seconds: float = 0.0
+    cases: list[tuple[str, str]] = attrs.field(factory=list)
+    """(part, name) of every test case run: a play-out game, a scenario, an engine game."""
+
+    def failing(self) -> list[Finding]:
+        """Findings that fail the run: hard ones not in the baseline (soft ones if strict)."""
+        strict = self.settings.strict_rules
+        return [f for f in self.findings if not f.baselined and (strict or not f.soft)]
+
+    def passed(self) -> bool:
+        """Whether the run passes: nothing failing and no stale baseline entry."""
+        return not self.failing() and not self.stale
+
+
+class _Stop(Exception):
+    """Ends a game at its first hard finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.kind)
+        self.finding = finding
+
+
+Chooser = Callable[[LocalEngine, int], int | None]
+"""The choice index for the next event (into our legal list), or None to stop."""
+
+
+class Conformance:
+    """One conform run: the engine under test, our engine, the findings."""
+
+    def __init__(self, settings: Settings, games: GameCache | None = None) -> None:
+        self.settings = settings
+        self.games = games or GameCache()
+        self.process = EngineProcess(settings.engine, settings.timeout)
+        self.remote = RemoteEngine(self.process)
+        self.report = Report(settings)
+        self.soft_seen: set[tuple[str | None, str | None]] = set()
+        self._case = "session"
+
+    # --- the session -------------------------------------------------------------------
+
+    def run(self) -> Report:
+        """Run every part asked for; the report (never raises for the engine's faults)."""
+        started = time.monotonic()
+        try:
+            if self.connect():
+                self.run_parts()
+        finally:
+            self.process.close()
+            self.report.seconds = time.monotonic() - started
+        return self.report
+
+    def connect(self) -> bool:
+        """Start the engine and check its hello; a problem is a finding."""
+        try:
+            self.remote.hello()
+        except (EngineFault, EngineError) as exc:
+            self.add(self._fault_finding("session", exc, None))
+            return False
+        self.report.engine_name = self.remote.name
+        self.report.capabilities = tuple(sorted(self.remote.capabilities))
+        if self.settings.game not in self.remote.games:
+            served = ", ".join(self.remote.games) or "none"
+            message = f"the engine does not serve {self.settings.game} (it serves: {served})"
+            self.add(Finding("session", "hello", message))
+            return False
+        return True
+
+    def ensure_running(self) -> bool:
+        """Restart the engine after a fault; False if it will not start."""
+        if self.process.running:
+            return True
+        try:
+            self.remote.hello()
+        except (EngineFault, EngineError) as exc:
+            self.add(self._fault_finding("session", exc, None))
+            return False
+        return True
+
+    def run_parts(self) -> None:
+        s = self.settings
+        for k in range(s.games):
+            if {"playout", "probes"} & set(s.parts) and self.ensure_running():
+                self.playout_game(k)  # the probes are sent along the play-outs
+        if "scenarios" in s.parts and self.ensure_running():
+            self.run_scenarios()
+        if "engine" in s.parts and "next" in self.remote.capabilities:
+            for k in range(s.games):
+                if self.ensure_running():
+                    self.engine_game(k)
+
+    def add(self, finding: Finding) -> None:
+        """Record a finding under the current case."""
+        self.report.findings.append(attrs.evolve(finding, case=finding.case or self._case))
+
+    def begin(self, part: str, name: str) -> None:
+        """Start a test case: findings from now on belong to it."""
+        self._case = name
+        self.report.cases.append((part, name))
+
+    def players_for(self, k: int) -> tuple[str, ...]:
+        counts = self.settings.players
+        return PLAYER_NAMES[: counts[k % len(counts)]]
+
+    # --- part 1 and 2: differential play-outs with probes ---------------------------------
+
+    def playout_game(self, k: int) -> None:
+        s = self.settings
+        players, seed = self.players_for(k), s.seed + k
+        rng = random.Random(seed)
+        probe_rng = random.Random(seed + 1_000_003)
+
+        def chooser(ref: LocalEngine, _: int) -> int:
+            return ref.choice(rng)
+
+        self.report.counts.games += 1
+        self.begin("playout", f"playout-{k}-{len(players)}p-seed{seed}")
+        with_probes = "probes" in s.parts
+        finding = self.play(players, chooser, probe_rng if with_probes else None, k, seed)
+        if finding is None:
+            return
+        finding = attrs.evolve(finding, game_no=k, seed=seed)
+        if s.shrink and finding.kind != "hang" and finding.part in ("playout", "probes"):
+            from oracle.shrink import shrink_finding
+
+            finding = shrink_finding(self, finding)
+        self.add(_with_files(self, finding))
+
+    def play(
+        self,
+        players: tuple[str, ...],
+        chooser: Chooser,
+        probe_rng: random.Random | None,
+        game_no: int | None,
+        seed: int | None,
+        final_probe: dict[str, Any] | None = None,
+    ) -> Finding | None:
+        """One play-out: the first hard finding, or None. Soft findings are added as found.
+        With ``final_probe`` (shrinking a probe finding) that event is sent at the end."""
+        ref = LocalEngine(games=self.games)
+        ref.new_game(self.settings.game, players, self.settings.options)
+        game = _Game(self, ref, players, game_no, seed)
+        try:
+            if not self.ensure_running():
+                return None
+            game.start()
+            pool = new_pool()
+            while True:
+                _, over = ref.to_act()
+                if over:
+                    break
+                if probe_rng is not None:
+                    ref.remember_fields(pool)
+                    if probe_rng.random() < PROBE_CHANCE:
+                        game.probe_here(pool, probe_rng)
+                choice = chooser(ref, len(game.events))
+                if choice is None:
+                    break
+                game.step(choice)
+            if final_probe is not None:
+                game.send_probe(final_probe)
+            elif ref.to_act()[1]:
+                game.finish(probe_rng is not None)
+        except _Stop as stop:
+            return stop.finding
+        except (EngineFault, EngineError) as exc:
+            return self._fault_finding("playout", exc, game)
+        return None
+
+    def _fault_finding(self, part: str, exc: Exception, game: _Game | None) -> Finding:
+        stderr = tuple(self.process.stderr_tail)
+        events = tuple(game.events) if game is not None else ()
+        common: dict[str, Any] = {
+            "event_index": len(events) if game is not None else None,
+            "events": events,
+            "choices": tuple(game.choices) if game is not None else (),
+            "players": game.players if game is not None else (),
+            "stderr": stderr,
+        }
+        if isinstance(exc, EngineFault):
+            return Finding(part, exc.kind, exc.message, request=exc.request, **common)
+        message = f"the engine answered an error: {exc}"
+        return Finding(part, "error", message, request=self.process.last_request, **common)
+
+    # --- part 3: scenarios ------------------------------------------------------------
+
+    def scenario_files(self) -> list[Path]:
+        folder = self.settings.scenarios_dir or _default_scenarios() / self.settings.game
+        files = []
+        for path in scenario_files([folder]) if folder.exists() else []:
+            try:
+                if load_scenario(path).scenario.game == self.settings.game:
+                    files.append(path)
+            except BadScenario:
+                continue
+        return files
+
+    def run_scenarios(self) -> None:
+        for path in self.scenario_files():
+            if not self.ensure_running():
+                return
+            self.scenario_case(path)
+
+    def scenario_case(self, path: Path) -> None:
+        """Run one scenario file on the engine under test; a failure is a finding."""
+        counts = self.report.counts
+        self.begin("scenarios", path.stem)
+        try:
+            result = run_scenario(
+                path, self.games, driver=self.remote, strict_rules=self.settings.strict_rules
+            )
+        except (EngineFault, EngineError) as exc:
+            finding = self._fault_finding("scenarios", exc, None)
+            self.add(attrs.evolve(finding, scenario_id=path.stem))
+            counts.scenarios_failed += 1
+            return
+        if result.status == "skipped":
+            counts.scenarios_skipped += 1
+            return
+        for note in result.notes:
+            self.add(Finding("scenarios", "rule_id", note, scenario_id=result.id, soft=True))
+        if result.status == "pass":
+            counts.scenarios_passed += 1
+            return
+        counts.scenarios_failed += 1
+        self.add(
+            Finding(
+                "scenarios",
+                "scenario" if result.status == "fail" else f"scenario_{result.status}",
+                result.reason,
+                scenario_id=result.id,
+                rule=result.rules[0] if result.rules else None,
+            )
+        )
+
+    # --- part 4: engine-driven games ----------------------------------------------------
+
+    def engine_game(self, k: int) -> None:
+        players = self.players_for(k)
+        ref = LocalEngine(games=self.games)
+        ref.new_game(self.settings.game, players, self.settings.options)
+        game = _Game(self, ref, players, k, None, part="engine")
+        self.report.counts.engine_games += 1
+        self.begin("engine", f"engine-{k}-{len(players)}p")
+        try:
+            game.start()
+            while not ref.to_act()[1]:
+                if len(game.events) >= MAX_ENGINE_EVENTS:
+                    game.stop("no_end", f"no end after {MAX_ENGINE_EVENTS} events")
+                game.engine_step()
+            game.finish(False)
+        except _Stop as stop:
+            self.add(_with_files(self, attrs.evolve(stop.finding, game_no=k)))
+        except (EngineFault, EngineError) as exc:
+            finding = self._fault_finding("engine", exc, game)
+            self.add(_with_files(self, attrs.evolve(finding, game_no=k)))
+
+
+class _Game:
+    """One game played on both engines at once: steps, checks, probes."""
+
+    def __init__(
+        self,
+        run: Conformance,
+        ref: LocalEngine,
+        players: tuple[str, ...],
+        game_no: int | None,
+        seed: int | None,
+        part: str = "playout",
+    ) -> None:
+        self.run = run
+        self.ref = ref
+        self.remote = run.remote
+        self.players = players
+        self.game_no = game_no
+        self.seed = seed
+        self.part = part
+        self.events: list[dict[str, Any]] = []
+        self.choices: list[int] = []
+        self.counts = run.report.counts
+
+    def stop(self, kind: str, message: str, part: str | None = None, **more: Any) -> NoReturn:
+        """End the game with a hard finding."""
+        raise _Stop(
+            Finding(
+                part or self.part,
+                kind,
+                message,
+                players=self.players,
+                event_index=len(self.events),
+                events=tuple(self.events),
+                choices=tuple(self.choices),
+                request=self.run.process.last_request,
+                stderr=tuple(self.run.process.stderr_tail),
+                **more,
+            )
+        )
+
+    def start(self) -> None:
+        self.remote.new_game(self.run.settings.game, self.players, self.run.settings.options)
+        self.compare()
+
+    def step(self, choice: int) -> None:
+        """Send our ``choice`` (an index into our legal list) to both engines."""
+        legal = self.ref.legal()
+        event = legal[choice % len(legal)]
+        refused = self.remote.apply(event)
+        if refused is not None:
+            message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
+            self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
+        if self.ref.apply(event) is not None:
+            raise RuntimeError("our engine refused its own legal event")
+        self.events.append(event)
+        self.choices.append(choice % len(legal))
+        self.counts.events += 1
+        self.compare()
+
+    def engine_step(self) -> None:
+        """Ask the engine for its own next event and validate it against ours."""
+        event = self.remote.next()
+        try:
+            refused = self.ref.apply(event)
+        except EngineError as exc:
+            self.stop("bad_event", f"the engine played a malformed event: {exc}", probe=event)
+        if refused is not None:
+            message = f"the engine played an illegal event: {refused.rule}: {refused.message}"
+            self.stop(
+                "accepted_illegal",
+                message,
+                probe=event,
+                rule=refused.rule,
+                citation=refused.citation,
+            )
+        self.events.append(event)
+        self.counts.engine_events += 1
+        self.compare()
+
+    def compare(self) -> None:
+        """Compare the engine's position with ours: to_act, every leaf path, the legal set."""
+        ref, remote = self.ref, self.remote
+        self.counts.positions += 1
+        ours, theirs = ref.to_act(), remote.to_act()
+        if ours[1] and not theirs[1]:
+            self.stop("no_end", "our game is over; the engine says it goes on", ours=ours[1])
+        if ours != theirs and not (ours[1] and theirs[1]):
+            message = f"to_act: ours {_actor(ours)}, the engine's {_actor(theirs)}"
+            self.stop("to_act", message, ours=_actor(ours), theirs=_actor(theirs))
+        caps = remote.capabilities
+        if "state" in caps:
+            self.compare_state()
+        if "legal" in caps and not ours[1]:
+            self.compare_legal()
+
+    def compare_state(self) -> None:
+        values = self.ref.leaves()
+        answered = self.remote.state(list(values))
+        self.counts.paths_compared += len(answered)
+        self.counts.paths_unanswered += len(values) - len(answered)
+        if _same_json(values, answered):
+            return  # the common case, compared at C speed
+        for path, value in values.items():
+            if path not in answered:
+                continue
+            theirs = answered[path]
+            if type(value) is type(theirs) and type(value) in _SCALARS and value == theirs:
+                continue  # the common case, without the deep comparison
+            if not json_equal(value, theirs):
+                message = f"{path}: ours {value!r}, the engine's {theirs!r}"
+                self.stop("state", message, path=path, ours=value, theirs=theirs)
+
+    def compare_legal(self) -> None:
+        listed_ours, listed_theirs = self.ref.legal(), self.remote.legal()
+        self.counts.legal_sets += 1
+        if listed_ours == listed_theirs and json.dumps(listed_ours) == json.dumps(listed_theirs):
+            return  # the same list in the same order: the same set, compared at C speed
+        ours = {canonical(e): e for e in listed_ours}
+        theirs = {canonical(e): e for e in listed_theirs}
+        if ours.keys() != theirs.keys():
+            missing = [ours[k] for k in ours.keys() - theirs.keys()]
+            extra = [theirs[k] for k in theirs.keys() - ours.keys()]
+            message = f"legal events differ: {len(missing)} missing, {len(extra)} extra"
+            if missing:
+                message += f"; e.g. missing {missing[0]}"
+            if extra:
+                message += f"; e.g. extra {extra[0]}"
+            self.stop("legal", message, ours=missing, theirs=extra)
+
+    def probe_here(self, pool: Pool, rng: random.Random) -> None:
+        """Send a few events our engine refuses here; each must be refused, nothing changed."""
+        for event in self.ref.refused_probes(pool, rng, PROBE_CANDIDATES)[:PROBES_PER_POSITION]:
+            self.send_probe(event)
+
+    def send_probe(self, event: dict[str, Any]) -> None:
+        ours = self.ref.probe(event)
+        if ours is None:
+            return  # not refused by us here: no probe
+        self.counts.probes += 1
+        try:
+            theirs = self.remote.apply(event)
+        except EngineError:
+            theirs = Refusal(None, "refused with an error")  # a refusal all the same
+        if theirs is None:
+            message = f"the engine accepted an event ours refuses: {ours.rule}: {ours.message}"
+            self.stop(
+                "accepted_illegal",
+                message,
+                part="probes",
+                probe=event,
+                rule=ours.rule,
+                citation=ours.citation,
+            )
+        if theirs.rule is not None and theirs.rule != ours.rule:
+            self.soft_rule(event, ours, theirs)
+        try:
+            self.compare()
+        except _Stop as stop:
+            changed = attrs.evolve(
+                stop.finding,
+                part="probes",
+                kind="changed_by_refusal",
+                message=f"after a refused event: {stop.finding.message}",
+                probe=event,
+                rule=ours.rule,
+            )
+            raise _Stop(changed) from None
+
+    def soft_rule(self, event: dict[str, Any], ours: Refusal, theirs: Refusal) -> None:
+        key = (ours.rule, theirs.rule)
+        if key in self.run.soft_seen:
+            return
+        self.run.soft_seen.add(key)
+        message = f"refused as {theirs.rule}; ours refuses it as {ours.rule}"
+        self.run.add(
+            Finding(
+                "probes",
+                "rule_id",
+                message,
+                game_no=self.game_no,
+                seed=self.seed,
+                players=self.players,
+                event_index=len(self.events),
+                events=tuple(self.events),
+                probe=event,
+                rule=ours.rule,
+                their_rule=theirs.rule,
+                citation=ours.citation,
+                soft=True,
+            )
+        )
+
+    def finish(self, probe_after_end: bool) -> None:
+        """At the end: the result, and (probing) one more event must be refused."""
+        ours = self.ref.result()
+        scores, winners = self.remote.result()
+        if not json_equal(list(ours), [scores, winners]):
+            message = f"result: ours {ours[0]} {ours[1]}, the engine's {scores} {winners}"
+            self.stop("result", message, ours=list(ours), theirs=[scores, winners])
+        if probe_after_end and self.events:
+            self.send_probe(self.events[-1])
+
+
+def _same_json(ours: dict[str, Any], answered: dict[str, Any]) -> bool:
+    """Whether every answered value is exactly ours: equal, and written the same in JSON
+    (so ``true`` is never taken for ``1``). False sends the caller to the path-by-path
+    comparison, which finds the first difference."""
+    if len(answered) != len(ours) or ours != answered:
+        return False
+    return json.dumps(list(ours.values())) == json.dumps([answered[p] for p in ours])
+
+
+def _actor(to_act: tuple[str, bool]) -> str:
+    return "game over" if to_act[1] else to_act[0]
+
+
+def _default_scenarios() -> Path:
+    here = Path.cwd() / "scenarios"
+    return here if here.is_dir() else Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def _with_files(run: Conformance, finding: Finding) -> Finding:
+    """The finding with its ready-to-commit log and scenario file."""
+    from oracle.reproduce import log_text, scenario_text
+
+    return attrs.evolve(
+        finding,
+        log=log_text(run.settings, finding),
+        scenario=scenario_text(run.settings, finding),
+    )

@@ -1,0 +1,443 @@
+"""The engine protocol, version 1: JSON Lines between the oracle and an engine (docs/protocol.md).
+
+One request per line from the oracle, exactly one response per line from the engine.
+``EngineProcess`` runs an engine under test as a subprocess, with a timeout per request;
+``RemoteEngine`` puts it behind the same small driver interface as our own engine
+(oracle.refengine.LocalEngine), so the scenario runner and ``conform`` drive either one.
+
+A fault of the engine under test (crash, hang, garbage, a missing or wrongly shaped response)
+raises ``EngineFault``: a finding about that engine, never our crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shlex
+import subprocess
+import time
+from collections import deque
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import attrs
+
+from oracle.formats.log import MAX_LINE_BYTES, Malformed, decode_line
+
+PROTOCOL_VERSION = 1
+CAPABILITIES: tuple[str, ...] = ("state", "legal", "set_state", "next")
+OPS: tuple[str, ...] = (
+    "hello",
+    "new_game",
+    "apply",
+    "to_act",
+    "state",
+    "legal",
+    "result",
+    "set_state",
+    "next",
+    "bye",
+)
+STDERR_KEEP = 64
+"""How many of the engine's last stderr lines a report keeps."""
+
+
+@attrs.frozen
+class Refusal:
+    """The engine refused an event as illegal, naming a rule id (or None)."""
+
+    rule: str | None
+    message: str
+    citation: str | None = None
+
+
+class EngineError(Exception):
+    """The engine answered ``{"ok": false, "error": ...}``: it could not do what was asked."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class EngineFault(Exception):
+    """The engine under test broke the protocol: crash, hang, garbage, missing or bad shape."""
+
+    def __init__(self, kind: str, message: str, request: Mapping[str, Any] | None) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+        self.request = dict(request) if request is not None else None
+
+
+class Driver(Protocol):
+    """One position of one game, driven through the protocol's operations."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Which optional operations the engine has (see CAPABILITIES)."""
+
+    @property
+    def reference(self) -> bool:
+        """Whether this is our own engine (its refusals of a file are the file's fault)."""
+
+    def new_game(self, game: str, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        """Start a game at the standard setup."""
+
+    def apply(self, event: Mapping[str, Any]) -> Refusal | None:
+        """Apply an event: None when applied, a Refusal when refused as illegal."""
+
+    def probe(self, event: Mapping[str, Any]) -> Refusal | None:
+        """Whether an event applies here, leaving the position as it was."""
+
+    def to_act(self) -> tuple[str, bool]:
+        """Who acts next (a player or ``chance``) and whether the game is over."""
+
+    def state(self, paths: list[str]) -> dict[str, Any]:
+        """The values at these paths; a path the engine cannot answer is left out."""
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The legal events here."""
+
+    def result(self) -> tuple[dict[str, Any], list[Any]]:
+        """Scores and winners of the finished game."""
+
+    def set_state(self, values: Mapping[str, Any]) -> None:
+        """Set values by path on the current position."""
+
+    def next(self) -> dict[str, Any]:
+        """The engine's own next event, applied on its side."""
+
+
+# --- Response shapes -------------------------------------------------------------------------
+
+
+def _is_event(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("type"), str)
+
+
+def shape_problem(op: str, response: Any) -> str | None:
+    """Why a response to ``op`` has the wrong shape, or None. Extra fields are allowed."""
+    if not isinstance(response, dict) or not isinstance(response.get("ok"), bool):
+        return "a response is an object with a boolean 'ok'"
+    if not response["ok"]:
+        if op == "apply" and response.get("illegal") is True:
+            rule = response.get("rule")
+            if rule is not None and not isinstance(rule, str):
+                return "'rule' must be a string or null"
+            if not isinstance(response.get("message"), str):
+                return "a refusal needs a string 'message'"
+            return None
+        if not isinstance(response.get("error"), str):
+            return "a failure needs a string 'error' (or, for apply, 'illegal': true)"
+        return None
+    return _ok_shape(op, response)
+
+
+def _ok_shape(op: str, r: dict[str, Any]) -> str | None:
+    if op == "hello":
+        games, caps = r.get("games"), r.get("capabilities")
+        if not isinstance(r.get("name"), str):
+            return "hello needs a string 'name'"
+        if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
+            return "hello needs 'games', a list of names"
+        if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
+            return "hello needs 'capabilities', a list of names"
+    elif op == "to_act":
+        if not isinstance(r.get("to_act"), str) or not isinstance(r.get("over"), bool):
+            return "to_act needs a string 'to_act' and a boolean 'over'"
+    elif op == "state":
+        if not isinstance(r.get("values"), dict):
+            return "state needs an object 'values'"
+    elif op == "legal":
+        events = r.get("events")
+        if not isinstance(events, list) or not all(_is_event(e) for e in events):
+            return "legal needs 'events', a list of events with a string 'type'"
+    elif op == "result":
+        winners = r.get("winners")
+        if not isinstance(r.get("scores"), dict) or not isinstance(winners, list):
+            return "result needs an object 'scores' and a list 'winners'"
+    elif op == "next" and not _is_event(r.get("event")):
+        return "next needs 'event', an event with a string 'type'"
+    return None
+
+
+# --- The subprocess --------------------------------------------------------------------------
+
+
+class EngineProcess:
+    """An engine under test, one subprocess at a time; ``request`` sends one line and reads one.
+
+    The command is split like a shell would (shlex) but run without one. One thread does all
+    the I/O with ``selectors`` (no reader threads: they would contend for the interpreter
+    lock on every round-trip), so a request can time out even if the engine stops reading
+    or writing; stderr is kept in a bounded buffer for the report.
+    """
+
+    def __init__(self, command: str, timeout: float) -> None:
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ValueError("the engine command is empty")
+        self.timeout = timeout
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_KEEP)
+        self.last_request: dict[str, Any] | None = None
+        self.requests = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._out = bytearray()
+        self._err = bytearray()
+
+    def start(self) -> None:
+        """Start (or restart) the engine. Raises EngineFault if it cannot be started."""
+        self.stop()
+        self._out, self._err = bytearray(), bytearray()
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise EngineFault("crash", f"cannot start {self.argv[0]}: {exc}", None) from exc
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            if stream is None:
+                raise EngineFault("crash", "no pipes to the engine", None)
+            os.set_blocking(stream.fileno(), False)
+
+    @property
+    def running(self) -> bool:
+        """Whether the engine process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        """Send one request; the engine's response, checked for shape. Raises EngineFault."""
+        op = str(message.get("op"))
+        self.last_request = dict(message)
+        self.requests += 1
+        if self._proc is None or self._proc.poll() is not None:
+            raise self._fault("crash", "the engine is not running (it exited)")
+        line = self._exchange(json.dumps(message).encode() + b"\n")
+        try:
+            response = decode_line(1, line)
+        except Malformed as exc:
+            raise self._fault("garbage", f"{exc.reason}: {_clip(line)}") from exc
+        problem = shape_problem(op, response)
+        if problem:
+            raise self._fault("shape", f"{problem}: {_clip(line)}")
+        return response
+
+    def _exchange(self, data: bytes) -> bytes:
+        """Write ``data`` and read one line back, all within the timeout."""
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdout is None or proc.stderr is None:
+            raise self._fault("crash", "the engine is not running")
+        deadline = time.monotonic() + self.timeout
+        pending = memoryview(data)
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ, "out")
+            sel.register(proc.stderr, selectors.EVENT_READ, "err")
+            sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+            while True:
+                newline = self._out.find(b"\n")
+                if newline >= 0:
+                    line = bytes(self._out[: newline + 1])
+                    del self._out[: newline + 1]
+                    return line
+                if len(self._out) > MAX_LINE_BYTES:
+                    raise self._fault("garbage", f"a response longer than {MAX_LINE_BYTES} bytes")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise self._fault("hang", f"no response within {self.timeout:g} s")
+                for key, _ in sel.select(left):
+                    if key.data == "in":
+                        pending = self._write(proc, pending)
+                        if not pending:
+                            sel.unregister(proc.stdin)
+                    elif not self._read(key.data, proc):
+                        if key.data == "out":
+                            code = self._wait_exit()
+                            message = f"the engine exited (code {code}) without a response"
+                            raise self._fault("crash", message)
+                        sel.unregister(proc.stderr)
+
+    def _write(self, proc: subprocess.Popen[bytes], pending: memoryview) -> memoryview:
+        """Write what the pipe takes now; the rest."""
+        if proc.stdin is None:
+            raise self._fault("crash", "the engine is not running")
+        try:
+            sent = os.write(proc.stdin.fileno(), pending)
+        except BlockingIOError:
+            return pending
+        except OSError as exc:
+            raise self._fault("crash", f"cannot write to the engine: {exc}") from exc
+        return pending[sent:]
+
+    def _read(self, which: str, proc: subprocess.Popen[bytes]) -> bool:
+        """Read what is there from stdout or stderr; False at end of file."""
+        stream = proc.stdout if which == "out" else proc.stderr
+        if stream is None:
+            return False
+        try:
+            chunk = os.read(stream.fileno(), 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        if which == "out":
+            self._out += chunk
+        else:
+            self._err += chunk
+            *lines, rest = self._err.split(b"\n")
+            self.stderr_tail.extend(x.decode("utf-8", "replace") for x in lines)
+            self._err = bytearray(rest[-4096:])
+        return True
+
+    def _fault(self, kind: str, message: str) -> EngineFault:
+        fault = EngineFault(kind, message, self.last_request)
+        self._drain_stderr()
+        self.stop()
+        return fault
+
+    def _drain_stderr(self) -> None:
+        """Keep what the engine wrote to stderr before it failed (it may explain why)."""
+        proc = self._proc
+        if proc is None or proc.stderr is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.2)
+        for _ in range(16):
+            if not self._read("err", proc):
+                break
+        if self._err:
+            self.stderr_tail.append(self._err.decode("utf-8", "replace"))
+            self._err = bytearray()
+
+    def _wait_exit(self) -> int | None:
+        if self._proc is None:
+            return None
+        try:
+            return self._proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self) -> None:
+        """Stop the engine (politely if it is idle, else by force) and reap it."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+        try:
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def close(self) -> None:
+        """Say bye if the engine is running, then stop it."""
+        if self.running:
+            with contextlib.suppress(EngineFault):
+                self.request({"op": "bye"})
+        self.stop()
+
+
+def _clip(line: Any, size: int = 120) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else str(line)
+    text = text.strip()
+    return text if len(text) <= size else text[:size] + "..."
+
+
+# --- The engine under test as a driver -------------------------------------------------------
+
+
+class RemoteEngine:
+    """An engine under test behind the driver interface. It remembers how the current
+    position was built (new game, events, set values), so a probe that applied can be undone
+    by rebuilding the position."""
+
+    reference = False
+
+    def __init__(self, process: EngineProcess) -> None:
+        self.process = process
+        self.name = ""
+        self.games: tuple[str, ...] = ()
+        self.capabilities: frozenset[str] = frozenset()
+        self._built: list[dict[str, Any]] = []
+        self.started = time.monotonic()
+
+    def hello(self) -> None:
+        """Start the process and greet it. Raises EngineFault or EngineError."""
+        self.process.start()
+        r = self._ok({"op": "hello", "protocol": PROTOCOL_VERSION})
+        self.name = str(r["name"])
+        self.games = tuple(r["games"])
+        self.capabilities = frozenset(r["capabilities"]) & frozenset(CAPABILITIES)
+
+    def _ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        response = self.process.request(message)
+        if not response["ok"]:
+            if response.get("illegal") is True:
+                raise EngineFault("shape", "'illegal' answers only apply", message)
+            raise EngineError(str(response["error"]))
+        return response
+
+    def new_game(self, game: str, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        message = {
+            "op": "new_game",
+            "game": game,
+            "players": list(players),
+            "options": dict(options),
+        }
+        self._ok(message)
+        self._built = [message]
+
+    def apply(self, event: Mapping[str, Any]) -> Refusal | None:
+        message = {"op": "apply", "event": dict(event)}
+        response = self.process.request(message)
+        if response["ok"]:
+            self._built.append(message)
+            return None
+        if response.get("illegal") is True:
+            return Refusal(response.get("rule"), str(response.get("message")))
+        raise EngineError(str(response["error"]))
+
+    def probe(self, event: Mapping[str, Any]) -> Refusal | None:
+        built = list(self._built)
+        refusal = self.apply(event)
+        if refusal is None:
+            for message in built:
+                self._ok(message)
+            self._built = built
+        return refusal
+
+    def to_act(self) -> tuple[str, bool]:
+        r = self._ok({"op": "to_act"})
+        return str(r["to_act"]), bool(r["over"])
+
+    def state(self, paths: list[str]) -> dict[str, Any]:
+        values: dict[str, Any] = self._ok({"op": "state", "paths": paths})["values"]
+        return values
+
+    def legal(self) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = self._ok({"op": "legal"})["events"]
+        return events
+
+    def result(self) -> tuple[dict[str, Any], list[Any]]:
+        r = self._ok({"op": "result"})
+        return r["scores"], r["winners"]
+
+    def set_state(self, values: Mapping[str, Any]) -> None:
+        message = {"op": "set_state", "values": dict(values)}
+        self._ok(message)
+        self._built.append(message)
+
+    def next(self) -> dict[str, Any]:
+        event: dict[str, Any] = self._ok({"op": "next"})["event"]
+        self._built.append({"op": "apply", "event": event})
+        return event

@@ -1,0 +1,204 @@
+"""A pytest plugin: conformance tests against rules-oracle in an implementer's own test run.
+
+    pytest --rules-oracle-engine "./my-engine --protocol" --rules-oracle-game pillars
+
+Off unless ``--rules-oracle-engine`` is given. Each play-out game, each scenario file and
+each engine-driven game becomes its own test item (``rules-oracle::playout-0-2p-seed0``,
+``rules-oracle::scenario::<file>``, ``rules-oracle::engine-0-2p``); a failure reads like
+``conform``'s report, with the shrunk case as a v1 log. With ``--rules-oracle-baseline``,
+known findings are expected failures (xfail) and a stale entry fails a last item.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from oracle.conform import Finding
+
+# pytest loads this module in every run of every project where rules-oracle is installed:
+# it imports nothing of rules-oracle until a run asks for it (--rules-oracle-engine).
+
+_CONFORM = pytest.StashKey["_Session"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rules-oracle", "conformance tests against rules-oracle")
+    group.addoption("--rules-oracle-engine", help="command that starts the engine under test")
+    group.addoption("--rules-oracle-game", help="game to test (pillars, milestones, ...)")
+    group.addoption("--rules-oracle-players", type=int, help="players (default: every count)")
+    group.addoption("--rules-oracle-games", type=int, default=2, help="play-outs (default 2)")
+    group.addoption("--rules-oracle-seed", type=int, default=0, help="seed of the first game")
+    group.addoption("--rules-oracle-timeout", type=float, default=10.0, help="seconds/request")
+    group.addoption("--rules-oracle-baseline", help="known disagreements (YAML)")
+    group.addoption("--rules-oracle-scenarios", help="scenario folder (default: ours)")
+    group.addoption(
+        "--rules-oracle-strict-rules", action="store_true", help="another rule id fails too"
+    )
+
+
+class _Session:
+    """The one conform run the items share, started at the first item."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        from oracle.baseline import BadBaseline, load_baseline
+        from oracle.conform import Conformance, Settings
+        from oracle.games import GameCache
+        from reference.core.errors import BadOptions
+
+        opt = config.getoption
+        game = str(opt("--rules-oracle-game") or "")
+        try:
+            rules = GameCache().get(game, {})
+        except BadOptions as exc:
+            raise pytest.UsageError(f"--rules-oracle-game: {exc.message}") from exc
+        players = opt("--rules-oracle-players")
+        counts = (players,) if players else tuple(range(rules.min_players, rules.max_players + 1))
+        folder = opt("--rules-oracle-scenarios")
+        self.settings = Settings(
+            engine=str(opt("--rules-oracle-engine")),
+            game=game,
+            players=counts,
+            seed=int(opt("--rules-oracle-seed")),
+            games=int(opt("--rules-oracle-games")),
+            timeout=float(opt("--rules-oracle-timeout")),
+            strict_rules=bool(opt("--rules-oracle-strict-rules")),
+            scenarios_dir=Path(folder) if folder else None,
+        )
+        self.run = Conformance(self.settings)
+        self.connected: bool | None = None
+        self.baseline: list[dict[str, str]] = []
+        self.used: set[int] = set()
+        baseline = opt("--rules-oracle-baseline")
+        if baseline:
+            try:
+                self.baseline = load_baseline(Path(baseline))
+            except BadBaseline as exc:
+                raise pytest.UsageError(str(exc)) from exc
+
+    def connect(self) -> list[Finding]:
+        """Start the engine once; the session's findings if it would not."""
+        if self.connected is None:
+            self.connected = self.run.connect()
+        return [] if self.connected else list(self.run.report.findings)
+
+    def known(self, finding: Finding) -> bool:
+        from oracle.baseline import matches
+
+        hit = [i for i, e in enumerate(self.baseline) if matches(e, finding)]
+        self.used.update(hit)
+        return bool(hit)
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    if not config.getoption("--rules-oracle-engine"):
+        return
+    if not config.getoption("--rules-oracle-game"):
+        raise pytest.UsageError("--rules-oracle-engine needs --rules-oracle-game")
+    state = _Session(config)
+    config.stash[_CONFORM] = state
+    root = _Root.from_parent(session, name="rules-oracle")
+    cases: list[pytest.Item] = []
+    for k in range(state.settings.games):
+        players = len(state.run.players_for(k))
+        name = f"playout-{k}-{players}p-seed{state.settings.seed + k}"
+        cases.append(ConformItem.from_parent(root, name=name, part="playout", arg=k))
+    for path in state.run.scenario_files():
+        name = f"scenario::{path.name}"
+        cases.append(ConformItem.from_parent(root, name=name, part="scenarios", arg=path))
+    for k in range(state.settings.games):
+        name = f"engine-{k}-{len(state.run.players_for(k))}p"
+        cases.append(ConformItem.from_parent(root, name=name, part="engine", arg=k))
+    if state.baseline:
+        cases.append(ConformItem.from_parent(root, name="baseline-stale", part="stale", arg=None))
+    items.extend(cases)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    state = session.config.stash.get(_CONFORM, None)
+    if state is not None:
+        state.run.process.close()
+
+
+class _Root(pytest.Collector):
+    """The parent of the conformance items (they are made at collection's end)."""
+
+    def collect(self) -> list[pytest.Item]:
+        return []
+
+
+class ConformFailure(Exception):
+    """The findings that failed one item."""
+
+    def __init__(self, lines: list[str], files: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+        self.files = files
+
+
+class ConformItem(pytest.Item):
+    """One play-out, scenario or engine-driven game against the engine under test."""
+
+    def __init__(self, *, part: str, arg: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.part = part
+        self.arg = arg
+
+    def runtest(self) -> None:
+        from oracle.conform_report import finding_line
+
+        state: _Session = self.config.stash[_CONFORM]
+        if self.part == "stale":
+            self.check_stale(state)
+            return
+        broken = state.connect()
+        if broken:
+            raise ConformFailure([finding_line(state.run.report, f) for f in broken], [])
+        run = state.run
+        before = len(run.report.findings)
+        if not run.ensure_running():
+            pass  # the restart failure is a finding of this item
+        elif self.part == "playout":
+            run.playout_game(self.arg)
+        elif self.part == "scenarios":
+            run.scenario_case(self.arg)
+        elif "next" not in run.remote.capabilities:
+            pytest.skip("the engine lacks the 'next' capability")
+        else:
+            run.engine_game(self.arg)
+        self.judge(state, run.report.findings[before:])
+
+    def judge(self, state: _Session, found: list[Finding]) -> None:
+        from oracle.conform_report import finding_line
+
+        strict = state.settings.strict_rules
+        hard = [f for f in found if strict or not f.soft]
+        failing = [f for f in hard if not state.known(f)]
+        if failing:
+            lines = [finding_line(state.run.report, f) for f in failing]
+            files = [f.log for f in failing if f.log]
+            raise ConformFailure(lines, files)
+        if hard:
+            pytest.xfail("known (baseline): " + "; ".join(f.kind for f in hard))
+
+    def check_stale(self, state: _Session) -> None:
+        stale = [e for i, e in enumerate(state.baseline) if i not in state.used]
+        if stale:
+            lines = [f"stale baseline entry (it no longer fails): {e}" for e in stale]
+            raise ConformFailure(lines, [])
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, ConformFailure):
+            text = "\n".join(excinfo.value.lines)
+            for log in excinfo.value.files:
+                text += "\n\nminimal case as a v1 log:\n" + log
+            return text
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"rules-oracle {self.name}"

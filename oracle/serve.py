@@ -1,0 +1,159 @@
+"""``rules-oracle serve``: our engines behind the engine protocol v1 on stdin/stdout.
+
+Every request line is read with the log reader's strict, bounded JSON decoder; a bad request
+gets ``{"ok": false, "error": ...}`` and the session goes on. Our own bug gets an error response
+naming it as ours (and a line on stderr), never a traceback on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from oracle.formats.log import MAX_LINE_BYTES, Malformed, decode_line
+from oracle.protocol import CAPABILITIES, PROTOCOL_VERSION, EngineError
+from oracle.refengine import NAME, LocalEngine
+
+
+def _string_list(request: dict[str, Any], key: str) -> list[str]:
+    value = request.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise EngineError(f"'{key}' must be a list of strings")
+    return value
+
+
+def _object(request: dict[str, Any], key: str, default: Any = None) -> dict[str, Any]:
+    value = request.get(key, default)
+    if not isinstance(value, dict):
+        raise EngineError(f"'{key}' must be an object")
+    return value
+
+
+class Session:
+    """One protocol session over one LocalEngine, limited to the games it was started for."""
+
+    def __init__(self, games: tuple[str, ...], seed: int) -> None:
+        self.games = games
+        self.engine = LocalEngine(seed)
+        self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "hello": self.hello,
+            "new_game": self.new_game,
+            "apply": self.apply,
+            "to_act": self.to_act,
+            "state": self.state,
+            "legal": self.legal,
+            "result": self.result,
+            "set_state": self.set_state,
+            "next": self.next,
+            "bye": self.bye,
+        }
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The response to one decoded request."""
+        op = request.get("op")
+        if not isinstance(op, str) or op not in self.ops:
+            return {"ok": False, "error": f"unknown op {op!r} (known: {', '.join(self.ops)})"}
+        try:
+            return self.ops[op](request)
+        except EngineError as exc:
+            return {"ok": False, "error": exc.message}
+
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("protocol") != PROTOCOL_VERSION:
+            raise EngineError(f"protocol {request.get('protocol')!r} unknown (known: 1)")
+        return {
+            "ok": True,
+            "name": NAME,
+            "games": list(self.games),
+            "capabilities": list(CAPABILITIES),
+        }
+
+    def new_game(self, request: dict[str, Any]) -> dict[str, Any]:
+        game = request.get("game")
+        if not isinstance(game, str) or game not in self.games:
+            raise EngineError(f"game {game!r} is not served here (served: {', '.join(self.games)})")
+        players = tuple(_string_list(request, "players"))
+        self.engine.new_game(game, players, _object(request, "options", {}))
+        return {"ok": True}
+
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        refused = self.engine.apply(_object(request, "event"))
+        if refused is None:
+            return {"ok": True}
+        return {"ok": False, "illegal": True, "rule": refused.rule, "message": refused.message}
+
+    def to_act(self, request: dict[str, Any]) -> dict[str, Any]:
+        actor, over = self.engine.to_act()
+        return {"ok": True, "to_act": actor, "over": over}
+
+    def state(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "values": self.engine.state(_string_list(request, "paths"))}
+
+    def legal(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "events": self.engine.legal()}
+
+    def result(self, request: dict[str, Any]) -> dict[str, Any]:
+        scores, winners = self.engine.result()
+        return {"ok": True, "scores": scores, "winners": winners}
+
+    def set_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.engine.set_state(_object(request, "values"))
+        return {"ok": True}
+
+    def next(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "event": self.engine.next()}
+
+    def bye(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True}
+
+
+def serve(games: tuple[str, ...], seed: int, stdin: IO[bytes], stdout: IO[str]) -> int:
+    """Answer requests until ``bye`` or the end of input. The exit code: 0, or 3 if our own
+    bug showed during the session."""
+    session = Session(games, seed)
+    internal = False
+    number = 0
+    while True:
+        chunk = stdin.readline(MAX_LINE_BYTES + 1)
+        if not chunk:
+            return 3 if internal else 0
+        number += 1
+        if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
+            _drain(stdin)
+            response: dict[str, Any] = {"ok": False, "error": "request longer than 1000000 bytes"}
+            request: dict[str, Any] = {}
+        else:
+            try:
+                request = decode_line(number, chunk)
+                response = session.handle(request)
+            except Malformed as exc:
+                request, response = {}, {"ok": False, "error": f"bad request: {exc.reason}"}
+            except Exception as exc:  # noqa: BLE001 - our own bug, answered as ours
+                internal = True
+                response = {"ok": False, "error": _internal(exc)}
+                sys.stderr.write(response["error"] + "\n")
+                request = {}
+        stdout.write(json.dumps(response) + "\n")
+        stdout.flush()
+        if request.get("op") == "bye" and response["ok"]:
+            return 3 if internal else 0
+
+
+def _drain(stdin: IO[bytes]) -> None:
+    """Skip the rest of an over-long line."""
+    while True:
+        chunk = stdin.readline(MAX_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+def _internal(exc: BaseException) -> str:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return (
+        f"internal error in rules-oracle, please report: {type(exc).__name__}: {exc} "
+        f"({Path(where.filename).name}:{where.lineno})"
+    )

@@ -1,0 +1,17 @@
+"""Helpers for the conformance kit's tests: the example adapter with planted bugs."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ADAPTER = ROOT / "examples" / "adapters" / "python" / "adapter.py"
+SERVE = f"{shlex.quote(sys.executable)} -m oracle serve"
+
+
+def adapter(game: str, *flags: str) -> str:
+    """The command that runs the example adapter for ``game`` with these planted bugs."""
+    parts = [sys.executable, str(ADAPTER), "--game", game, *flags]
+    return " ".join(shlex.quote(p) for p in parts)
