@@ -9,7 +9,6 @@ import shlex
 import subprocess
 import sys
 import threading
-from functools import cache
 from typing import IO, Any
 
 TIMEOUT = 20.0
@@ -27,14 +26,6 @@ def rules_oracle(*args: str) -> list[str]:
 def serve_command(*games: str) -> list[str]:
     """``rules-oracle serve --game G ...``."""
     return rules_oracle("serve", *[arg for game in games for arg in ("--game", game)])
-
-
-@cache
-def has_command(name: str) -> bool:
-    """Whether ``rules-oracle NAME`` exists here (serve and conform come with the
-    conformance kit)."""
-    done = subprocess.run(rules_oracle(name, "--help"), capture_output=True, timeout=60)
-    return done.returncode == 0
 
 
 class Session:

@@ -19,18 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from protocol_client import has_command, rules_oracle, serve_command
+from protocol_client import rules_oracle, serve_command
 
 RELAY = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "node" / "relay.mjs"
 
-# The lead removes the conform part of this skip after merging the conformance kit.
-pytestmark = [
-    pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed"),
-    pytest.mark.skipif(
-        not has_command("conform"),
-        reason="`rules-oracle conform` is not on this branch yet (it comes with the kit)",
-    ),
-]
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 
 def conform(

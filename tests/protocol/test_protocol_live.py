@@ -6,9 +6,8 @@ checks what docs/protocol.md promises: an unknown path is left out, a refused ev
 the position as it was, a malformed event is a failure (not a refusal), nothing is legal
 after the end and an event then is refused by CORE-END-01, and ``bye`` ends the process.
 
-``serve`` arrives with the conformance kit (another branch): until then these tests are
-skipped. To run them with another checkout's rules-oracle, set ``RULES_ORACLE`` to its
-command, e.g. ``RULES_ORACLE=rules-oracle``.
+To run them with another checkout's rules-oracle, set ``RULES_ORACLE`` to its command,
+e.g. ``RULES_ORACLE=rules-oracle``.
 """
 
 from __future__ import annotations
@@ -19,16 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from protocol_client import Session, has_command, serve_command
+from protocol_client import Session, serve_command
 from protocol_schemas import problems
 
 from reference.registry import game_names
-
-# The lead removes this skip after merging the conformance kit (serve must then exist).
-pytestmark = pytest.mark.skipif(
-    not has_command("serve"),
-    reason="`rules-oracle serve` is not on this branch yet (it comes with the conformance kit)",
-)
 
 PLAYERS = ["red", "blue"]
 TURN_RULE = {"pillars": "PIL-TURN-01", "milestones": "MIL-TURN-01", "palmyra": "PAL-TURN-01"}
