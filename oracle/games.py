@@ -17,6 +17,11 @@ class GameCache:
         self._games: dict[str, Game] = {}
         self._profile = dict(profile or {})
 
+    @property
+    def profile(self) -> dict[str, Any]:
+        """The profile given on the command line (a copy)."""
+        return dict(self._profile)
+
     def get(self, name: str, options: Mapping[str, Any]) -> Game:
         """The rule set for ``name`` with ``options``; the CLI profile wins over the file's.
 

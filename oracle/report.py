@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from oracle.formats.converter import CONVERTER
@@ -72,36 +74,59 @@ def scenario_json(r: ScenarioResult) -> dict[str, Any]:
     return data
 
 
-def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
+Case = tuple[str, str, str | None, str]
+"""A JUnit test case: name, class, failure kind (failure, error or None), message."""
+
+
+def _junit_case(name: str, classname: str, kind: str | None, message: str) -> str:
+    case = ET.Element("testcase", name=name, classname=classname)
+    if kind is not None:
+        node = ET.SubElement(case, kind, message=message.splitlines()[0] if message else "")
+        node.text = message
+    return ET.tostring(case, encoding="unicode")
+
+
+def junit_chunks(suite: str, cases: Iterable[Case]) -> Iterator[str]:
+    """A JUnit XML report, piece by piece: the cases wait in a spooled file (to disk past
+    a megabyte) until the counts that head the report are known."""
+    tests = failures = errors = 0
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+        for name, classname, kind, message in cases:
+            tests += 1
+            failures += kind == "failure"
+            errors += kind == "error"
+            spool.write(_junit_case(name, classname, kind, message))
+        root = ET.Element(
+            "testsuite", name=suite, tests=str(tests), failures=str(failures), errors=str(errors)
+        )
+        head = ET.tostring(root, encoding="unicode")
+        if not tests:
+            yield head
+            return
+        yield head.removesuffix(" />") + ">"
+        spool.seek(0)
+        yield from iter(lambda: spool.read(1 << 16), "")
+        yield "</testsuite>"
+
+
+def junit(suite: str, cases: list[Case]) -> str:
     """A JUnit XML report: one test case per (name, class, failure kind or None, message)."""
-    failures = sum(1 for _, _, kind, _ in cases if kind == "failure")
-    errors = sum(1 for _, _, kind, _ in cases if kind == "error")
-    root = ET.Element(
-        "testsuite",
-        name=suite,
-        tests=str(len(cases)),
-        failures=str(failures),
-        errors=str(errors),
-    )
-    for name, classname, kind, message in cases:
-        case = ET.SubElement(root, "testcase", name=name, classname=classname)
-        if kind is not None:
-            node = ET.SubElement(case, kind, message=message.splitlines()[0] if message else "")
-            node.text = message
-    return ET.tostring(root, encoding="unicode")
+    return "".join(junit_chunks(suite, cases))
+
+
+def verdict_case(v: Verdict, strict: bool) -> Case:
+    """A verdict as a JUnit case: a failing verdict is a failure, our bug an error."""
+    kind = None
+    if v.kind == "internal_error":
+        kind = "error"
+    elif v.fails(strict):
+        kind = "failure"
+    return (v.log, v.game or "log", kind, verdict_text(v))
 
 
 def verdicts_junit(verdicts: list[Verdict], strict: bool) -> str:
     """Validation verdicts as JUnit: a failing verdict is a failure, our bug an error."""
-    cases = []
-    for v in verdicts:
-        kind = None
-        if v.kind == "internal_error":
-            kind = "error"
-        elif v.fails(strict):
-            kind = "failure"
-        cases.append((v.log, v.game or "log", kind, verdict_text(v)))
-    return junit("rules-oracle validate", cases)
+    return junit("rules-oracle validate", [verdict_case(v, strict) for v in verdicts])
 
 
 def scenarios_junit(results: list[ScenarioResult]) -> str:
@@ -111,3 +136,36 @@ def scenarios_junit(results: list[ScenarioResult]) -> str:
         (r.id or r.path, r.game or "scenario", kinds[r.status], scenario_text(r)) for r in results
     ]
     return junit("rules-oracle scenarios", cases)
+
+
+KINDS = ("valid", "incomplete", "malformed", "illegal", "divergent", "internal_error")
+"""Verdict kinds, in the order the totals give them."""
+
+
+def verdict_summary(counts: Mapping[str, int]) -> dict[str, int]:
+    """A run's totals: how many logs, and how many of each verdict kind."""
+    return {"logs": sum(counts.values()), **{kind: counts.get(kind, 0) for kind in KINDS}}
+
+
+def totals_text(counts: Mapping[str, int]) -> str:
+    """The closing line of a text report."""
+    s = verdict_summary(counts)
+    return (
+        f"{s['logs']} logs: {s['valid']} valid, {s['incomplete']} incomplete, "
+        f"{s['malformed']} malformed, {s['illegal']} illegal, {s['divergent']} divergent, "
+        f"{s['internal_error']} internal errors"
+    )
+
+
+def json_report_chunks(
+    key: str, items: Iterable[Any], summary: Callable[[], dict[str, Any]]
+) -> Iterator[str]:
+    """The text of ``json.dumps({key: [items...], "summary": summary()}, indent=1)``, made
+    item by item (a corpus's report is never held whole; the summary is asked for last)."""
+    yield "{\n " + json.dumps(key) + ": ["
+    first = True
+    for item in items:
+        yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1).replace("\n", "\n  ")
+        first = False
+    yield "]" if first else "\n ]"
+    yield ",\n" + json.dumps({"summary": summary()}, indent=1)[2:]

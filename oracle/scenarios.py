@@ -212,14 +212,18 @@ def _applies(game: Game, state: Any, event: Any) -> bool:
     return True
 
 
-def run_all(paths_: list[Path], games: GameCache, game_filter: str | None) -> list[ScenarioResult]:
-    """Run every scenario file; a duplicate id is an error on its later file."""
+def run_all(
+    paths_: list[Path], games: GameCache, game_filter: str | None, jobs: int = 1
+) -> list[ScenarioResult]:
+    """Run every scenario file (over ``jobs`` processes); a duplicate id is an error on its
+    later file."""
+    from oracle.corpus import Settings, run_local, scenario_batch
     from oracle.formats.scenario import scenario_files
 
     results: list[ScenarioResult] = []
     seen: dict[str, str] = {}
-    for path in scenario_files(paths_):
-        result = run_scenario(path, games)
+    names = (str(path) for path in scenario_files(paths_))
+    for result in run_local(scenario_batch, names, Settings(games.profile), jobs):
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:

@@ -179,7 +179,7 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     path.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["validate", "--format", "json", str(path)])
     assert "Traceback" not in result.output
-    return result.exit_code, json.loads(result.stdout)[0]
+    return result.exit_code, json.loads(result.stdout)["verdicts"][0]
 
 
 @pytest.mark.parametrize(("name", "players", "seed"), cases(5))
@@ -255,4 +255,4 @@ def test_example_log_is_valid(name: str) -> None:
     path = ROOT / "examples" / f"{name}.jsonl"
     result = runner.invoke(app, ["validate", "--format", "json", str(path)])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)[0]["kind"] == "valid"
+    assert json.loads(result.stdout)["verdicts"][0]["kind"] == "valid"

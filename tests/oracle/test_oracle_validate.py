@@ -27,7 +27,7 @@ def write(tmp_path: Path, lines: list[str], name: str = "g.jsonl") -> Path:
 
 def run_json(*args: str) -> tuple[int, list[dict[str, object]]]:
     result = runner.invoke(app, ["validate", "--format", "json", *args])
-    return result.exit_code, json.loads(result.stdout)
+    return result.exit_code, json.loads(result.stdout)["verdicts"]
 
 
 @pytest.mark.parametrize("seed", range(20))

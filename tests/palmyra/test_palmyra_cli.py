@@ -29,7 +29,7 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     path = tmp_path / "check.jsonl"
     path.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["validate", "--format", "json", "--strict", str(path)])
-    return result.exit_code, json.loads(result.stdout)[0]
+    return result.exit_code, json.loads(result.stdout)["verdicts"][0]
 
 
 @pytest.mark.parametrize(("mode", "players"), MODES)
@@ -59,4 +59,4 @@ def test_palmyra_example_log_is_valid() -> None:
         app, ["validate", "--format", "json", "--strict", str(root / "examples/palmyra.jsonl")]
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)[0]["kind"] == "valid"
+    assert json.loads(result.stdout)["verdicts"][0]["kind"] == "valid"
