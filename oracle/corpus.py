@@ -12,15 +12,17 @@ import json
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
 from oracle.formats.log import STDIN
 from oracle.games import GameCache
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
 BATCH = 4
@@ -142,6 +144,8 @@ def in_order(
 
 
 def _done(results: list[R]) -> Future[list[R]]:
+    from concurrent.futures import Future
+
     future: Future[list[R]] = Future()
     future.set_result(results)
     return future
@@ -198,6 +202,8 @@ def run_local(work: Work[R], names: Iterable[str], settings: Settings, jobs: int
         for batch in batches(names):
             yield from work(batch, settings, games)
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
 
         def submit(batch: list[str]) -> _Pending:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oracle.formats.converter import CONVERTER
-from oracle.replay import Verdict
-from oracle.scenarios import ScenarioResult
+
+if TYPE_CHECKING:  # types only: validating logs needs neither scenarios nor XML (fast start)
+    from oracle.replay import Verdict
+    from oracle.scenarios import ScenarioResult
 
 
 def verdict_text(v: Verdict) -> str:
@@ -79,6 +79,8 @@ Case = tuple[str, str, str | None, str]
 
 
 def _junit_case(name: str, classname: str, kind: str | None, message: str) -> str:
+    import xml.etree.ElementTree as ET
+
     case = ET.Element("testcase", name=name, classname=classname)
     if kind is not None:
         node = ET.SubElement(case, kind, message=message.splitlines()[0] if message else "")
@@ -89,6 +91,9 @@ def _junit_case(name: str, classname: str, kind: str | None, message: str) -> st
 def junit_chunks(suite: str, cases: Iterable[Case]) -> Iterator[str]:
     """A JUnit XML report, piece by piece: the cases wait in a spooled file (to disk past
     a megabyte) until the counts that head the report are known."""
+    import tempfile
+    import xml.etree.ElementTree as ET
+
     tests = failures = errors = 0
     with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
         for name, classname, kind, message in cases:
