@@ -56,6 +56,10 @@ class ProgressBar:
             TimeElapsedColumn(),
             console=Console(stderr=True),
             transient=True,
+            # the report goes on to standard output untouched, unless that is the same
+            # terminal, where it is printed above the bar
+            redirect_stdout=sys.stdout.isatty(),
+            redirect_stderr=False,
         )
         self._task = self._bar.add_task(self._label, total=None, completed=self._count)
         self._bar.start()
