@@ -30,7 +30,7 @@ from bench_validate import make_corpus
 
 from reference.registry import game_names
 
-HERE = Path(__file__).resolve().parent
+PARTS = ("overhead", "one", "count", "jobs", "rss")
 BARE = """
 import sys
 from pathlib import Path
@@ -143,6 +143,46 @@ def bench_jobs(paths: list[Path], folder: Path, repeat: int, count: int, dask: b
     print(f"--dask local against --jobs 2 (wall) {two.wall / local.wall:.2f}x")
 
 
+def bench_overhead(paths: list[Path], folder: Path, repeat: int) -> None:
+    """In this process: the corpus pipeline (batches, totals, text report) against a bare loop
+    of validate_log, on a two-event log (so the replay itself costs little)."""
+    from collections import Counter
+    from io import StringIO
+
+    from oracle import corpus as pipeline
+    from oracle import report as reports
+    from oracle.games import GameCache
+    from oracle.replay import validate_log
+
+    print("== per-file overhead of the corpus pipeline (CPU, in process, 3,000 tiny logs)")
+    tiny = folder / "tiny.jsonl"
+    tiny.write_text("".join(paths[0].read_text(encoding="utf-8").splitlines(True)[:3]))
+    names = [str(tiny)] * 3000
+
+    def bare() -> None:
+        games = GameCache()
+        for name in names:
+            validate_log(Path(name), games)
+
+    def piped() -> None:
+        counts: Counter[str] = Counter()
+        out = StringIO()
+        settings = pipeline.Settings()
+        for verdict in pipeline.run_local(pipeline.validate_batch, iter(names), settings, 1):
+            counts[verdict.kind] += 1
+            out.write(reports.verdict_text(verdict) + "\n")
+        out.write(reports.totals_text(counts))
+
+    timings: dict[str, list[float]] = {"bare": [], "piped": []}
+    for _ in range(repeat):
+        for label, run in (("bare", bare), ("piped", piped)):
+            start = time.process_time()
+            run()
+            timings[label].append((time.process_time() - start) / len(names) * 1000)
+    b, p = min(timings["bare"]), min(timings["piped"])
+    print(f"bare loop {b:.3f} ms/file  pipeline {p:.3f} ms/file  overhead {p - b:+.3f} ms/file")
+
+
 def bench_rss(paths: list[Path], folder: Path, big: int) -> None:
     print("== peak RSS, --format json --at 5 (the snapshots streamed)")
     for count in (10, big):
@@ -157,16 +197,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="median of N runs")
     parser.add_argument("--count", type=int, default=1000, help="logs for --jobs and Dask")
     parser.add_argument("--big", type=int, default=10_000, help="logs for the memory figure")
-    parser.add_argument("--only", choices=["count", "one", "jobs", "rss"], action="append")
+    parser.add_argument("--only", choices=PARTS, action="append")
     parser.add_argument("--no-dask", action="store_true")
     args = parser.parse_args()
-    only = set(args.only or ["count", "one", "jobs", "rss"])
+    only = set(args.only or PARTS)
     paths = corpus(args.base)
     print(f"{len(paths)} distinct logs, load average {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if "one" in only:
             bench_one_call(paths, folder, max(args.repeat, 5))
+        if "overhead" in only:
+            bench_overhead(paths, folder, args.repeat)
         if "count" in only:
             bench_count(paths, folder, args.repeat)
         if "jobs" in only:
