@@ -227,9 +227,8 @@ def _report_verdicts(
 
     if fmt is Format.json:
         items = (report.verdict_json(v) for v in verdicts)
-        for chunk in report.json_report_chunks(
-            "verdicts", items, lambda: report.verdict_summary(counts)
-        ):
+        tail = lambda: {"summary": report.verdict_summary(counts)}  # noqa: E731
+        for chunk in report.json_report_chunks("verdicts", items, tail):
             _out(chunk)
         _out("\n")
         return

@@ -125,7 +125,7 @@ def batches(names: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
 
 
 class _Pending(Protocol):
-    """A task handed out (a concurrent or a Dask future)."""
+    """A batch handed to a worker (a concurrent future)."""
 
     def result(self) -> Any: ...
 

@@ -163,14 +163,20 @@ def totals_text(counts: Mapping[str, int]) -> str:
 
 
 def json_report_chunks(
-    key: str, items: Iterable[Any], summary: Callable[[], dict[str, Any]]
+    key: str,
+    items: Iterable[Any],
+    tail: Callable[[], dict[str, Any]],
+    head: Mapping[str, Any] | None = None,
 ) -> Iterator[str]:
-    """The text of ``json.dumps({key: [items...], "summary": summary()}, indent=1)``, made
-    item by item (a corpus's report is never held whole; the summary is asked for last)."""
-    yield "{\n " + json.dumps(key) + ": ["
+    """The text of ``json.dumps({**head, key: [items...], **tail()}, indent=1)``, made item
+    by item (a corpus's report is never held whole; the tail, e.g. the summary, is asked for
+    once every item is out)."""
+    opening = json.dumps({**(head or {}), key: []}, indent=1)
+    yield opening.removesuffix("[]\n}") + "["
     first = True
     for item in items:
         yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1).replace("\n", "\n  ")
         first = False
     yield "]" if first else "\n ]"
-    yield ",\n" + json.dumps({"summary": summary()}, indent=1)[2:]
+    rest = tail()
+    yield ",\n" + json.dumps(rest, indent=1)[2:] if rest else "\n}"

@@ -209,17 +209,20 @@ def test_scenarios_jobs_2_is_identical() -> None:
         assert (two.exit_code, two.stdout) == (one.exit_code, one.stdout)
 
 
-def chunks_of(items: list[dict[str, object]]) -> Iterator[str]:
-    return json_report_chunks("verdicts", items, lambda: {"logs": len(items)})
+def chunks_of(items: list[dict[str, object]], head: dict[str, object]) -> Iterator[str]:
+    return json_report_chunks("verdicts", items, lambda: {"summary": {"logs": len(items)}}, head)
 
 
 @pytest.mark.parametrize("count", [0, 1, 3])
-def test_streamed_json_is_the_whole_dump(count: int) -> None:
+@pytest.mark.parametrize("head", [{}, {"format": "r", "version": 1}])
+def test_streamed_json_is_the_whole_dump(count: int, head: dict[str, object]) -> None:
     items: list[dict[str, object]] = [
         {"log": f"g{i}.jsonl", "state_at": {"a": [1, {"b": "x\ny"}]}, "n": i} for i in range(count)
     ]
-    whole = {"verdicts": items, "summary": {"logs": count}}
-    assert "".join(chunks_of(items)) == json.dumps(whole, indent=1)
+    whole = {**head, "verdicts": items, "summary": {"logs": count}}
+    assert "".join(chunks_of(items, head)) == json.dumps(whole, indent=1)
+    no_tail = json_report_chunks("v", items[:1], dict)
+    assert "".join(no_tail) == json.dumps({"v": items[:1]}, indent=1)
 
 
 @pytest.mark.parametrize("count", [0, 2])
