@@ -136,7 +136,7 @@ def validate(
     jobs: Jobs = 1,
     dask: Annotated[
         str | None,
-        typer.Option(help="Dask scheduler address, or 'local' (needs rules-oracle[dask])."),
+        typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Text: print only failures and the totals.")
