@@ -7,39 +7,30 @@ file); 3 internal error in rules-oracle (our bug, never the user's).
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import json
 import sys
 import time
 import traceback
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
+from itertools import chain
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
-from oracle.html import log_page, scenario_page
-from oracle.play import PLAYER_NAMES, play_lines
-from oracle.replay import validate_log
-from oracle.report import (
-    scenario_json,
-    scenario_text,
-    scenarios_junit,
-    scenarios_report,
-    validate_report,
-    verdict_json,
-    verdict_text,
-    verdicts_junit,
-)
-from oracle.rulebook import core_catalogue
-from oracle.scenarios import run_all
-from reference.core.catalogue import Catalogue, Rule
 from reference.core.datafile import load_profile_file
 from reference.core.errors import BadOptions
-from reference.core.game import Game, player_names_ok
+from reference.core.game import player_names_ok
 from reference.registry import game_names, make_game
-from rules_oracle import SCENARIOS_DIR, __version__
+
+if TYPE_CHECKING:  # imported where used: a command imports only what it needs (fast start)
+    from oracle.replay import Verdict
+    from reference.core.catalogue import Catalogue, Rule
+    from reference.core.game import Game
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -55,6 +46,8 @@ app = typer.Typer(
 
 def _show_version(value: bool) -> None:
     if value:
+        from rules_oracle import __version__
+
         typer.echo(f"rules-oracle {__version__}")
         raise typer.Exit(EXIT_OK)
 
@@ -93,6 +86,9 @@ class PlainFormat(StrEnum):
     json = "json"
 
 
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: every core).")]
+
+
 def _usage(message: str) -> NoReturn:
     typer.echo(f"rules-oracle: error: {message}", err=True)
     raise typer.Exit(EXIT_USAGE)
@@ -108,6 +104,8 @@ def _profile(path: Path | None) -> dict[str, Any]:
 
 
 def _default_scenarios_dir() -> Path:
+    from rules_oracle import SCENARIOS_DIR
+
     here = Path.cwd() / "scenarios"
     return here if here.is_dir() else SCENARIOS_DIR
 
@@ -125,6 +123,8 @@ def play(
     ] = ClaimsMode.acting,
 ) -> None:
     """Write a seeded random legal game as a complete v1 log, with state claims."""
+    from oracle.play import PLAYER_NAMES, play_lines
+
     try:
         opts = json.loads(options)
     except json.JSONDecodeError as exc:
@@ -169,23 +169,12 @@ def _json_object(flag: str, text: str | None) -> dict[str, Any]:
     return value
 
 
-def _log_files(paths: list[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*.jsonl") if p.is_file())
-        elif path.exists():
-            files.append(path)
-        else:
-            _usage(f"no such file or folder: {path}")
-    if not files:
-        _usage("no log files found (a folder is searched for *.jsonl)")
-    return files
-
-
 @app.command()
 def validate(
-    logs: Annotated[list[Path], typer.Argument(help="Log files or folders (*.jsonl).")],
+    logs: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Log files or folders (*.jsonl, *.jsonl.gz); - reads standard input."),
+    ] = None,
     fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
     at: Annotated[
         int | None, typer.Option(help="Also print the reference state after N events.")
@@ -199,35 +188,43 @@ def validate(
     html: Annotated[
         Path | None, typer.Option(help="Write an HTML replay of each failing log here.")
     ] = None,
+    from_list: Annotated[
+        Path | None,
+        typer.Option("--from-list", help="A file of log paths, one a line (- : standard input)."),
+    ] = None,
+    jobs: Jobs = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Text: print only failures and the totals.")
+    ] = False,
 ) -> None:
-    """Replay logs through the reference engine; one verdict per log."""
-    started = time.monotonic()
+    """Replay logs through the reference engine; one verdict per log, then the totals."""
+    from oracle import corpus
+
     if at is not None and at < 0:
         _usage("--at counts events from 0 (the setup)")
-    games = GameCache(_profile(profile), _json_object("--options", options))
-    pages = _ReplayPages(html, games) if html is not None else None
-    failed = internal = False
-    verdicts = []
-    for path in _log_files(logs):
-        verdict = validate_log(path, games, at)
-        failed |= verdict.fails(strict)
-        internal |= verdict.kind == "internal_error"
-        if pages is not None and verdict.fails(strict):
-            pages.write(path)
-        if fmt is not Format.text:
-            verdicts.append(verdict)
-        else:
-            typer.echo(verdict_text(verdict))
-            if at is not None and verdict.state_at is not None:
-                typer.echo(json.dumps(verdict.state_at, indent=1))
-            elif at is not None and verdict.kind != "malformed":
-                typer.echo(f"  (the log has fewer than {at} events that replayed)")
-    if fmt is Format.json:
-        typer.echo(
-            json.dumps(validate_report([verdict_json(v) for v in verdicts], strict), indent=1)
-        )
-    elif fmt is Format.junit:
-        typer.echo(verdicts_junit(verdicts, strict, time.monotonic() - started))
+    names = [str(p) for p in logs or []]
+    listed = None if from_list is None else str(from_list)
+    _check_inputs(names, listed, jobs, dask)
+    settings = corpus.Settings(_profile(profile), _json_object("--options", options), at)
+    pages = _ReplayPages(html, GameCache(settings.profile, settings.options)) if html else None
+    found = _first_or_usage(corpus.log_paths(names, listed))
+    if dask is not None:
+        verdicts = corpus.run_dask(corpus.validate_batch, found, settings, dask)
+    else:
+        verdicts = corpus.run_local(corpus.validate_batch, found, settings, corpus.every_core(jobs))
+    counts: Counter[str] = Counter()
+    try:
+        _report_verdicts(_paged(verdicts, pages, strict, counts), counts, fmt, at, strict, quiet)
+    except corpus.BadCorpus as exc:
+        _usage(str(exc))
+    internal = counts["internal_error"] > 0
+    failed = any(counts[k] for k in ("malformed", "illegal", "divergent")) or (
+        strict and counts["incomplete"] > 0
+    )
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
 
@@ -247,6 +244,8 @@ class _ReplayPages:
             n += 1
             name = f"{log.stem}-{n}"
         self.names.add(name)
+        from oracle.html import log_page
+
         _write_page(log_page(log, self.games)[0], self.folder / f"{name}.html")
 
 
@@ -265,6 +264,9 @@ def replay(
 ) -> None:
     """Write a self-contained HTML page that steps through a log or scenario, board drawn,
     with the verdict highlighted at its event. Exit code as validate / scenarios."""
+    from oracle.html import log_page, scenario_page
+    from oracle.report import scenario_text, verdict_text
+
     if not source.is_file():
         _usage(f"no such file: {source}")
     games = GameCache(_profile(profile))
@@ -280,6 +282,97 @@ def replay(
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
 
+def _check_inputs(names: list[str], listed: str | None, jobs: int, dask: str | None) -> None:
+    """Usage errors found before any log is read."""
+    if not names and listed is None:
+        _usage("name log files or folders, or give --from-list FILE")
+    if jobs < 0:
+        _usage("--jobs counts worker processes (0: every core)")
+    if dask is not None and jobs != 1:
+        _usage("--dask spreads the work itself: give --dask or --jobs, not both")
+    if listed == "-" and "-" in names:
+        _usage("standard input can hold logs or a list of paths, not both")
+    if dask is not None and "-" in names:
+        _usage("standard input cannot be sent to a Dask cluster: write it to a file")
+    for name in [*names, *([listed] if listed and listed != "-" else [])]:
+        if name != "-" and not Path(name).exists():
+            _usage(f"no such file or folder: {name}")
+    if dask is not None and importlib.util.find_spec("distributed") is None:
+        _usage("--dask needs Dask: pip install 'rules-oracle[dask]'")
+
+
+def _first_or_usage(found: Iterator[str]) -> Iterator[str]:
+    """The names found, after making sure there is at least one."""
+    from oracle.corpus import BadCorpus
+
+    try:
+        first = next(found, None)
+    except BadCorpus as exc:
+        _usage(str(exc))
+    if first is None:
+        _usage("no log files found (a folder is searched for *.jsonl and *.jsonl.gz)")
+    return chain([first], found)
+
+
+def _paged(
+    verdicts: Iterable[Verdict], pages: _ReplayPages | None, strict: bool, counts: Counter[str]
+) -> Iterator[Verdict]:
+    """The verdicts, counted; with ``--html`` a replay page is written for each failing one."""
+    for verdict in _counted(verdicts, counts):
+        if pages is not None and verdict.fails(strict) and Path(verdict.log).is_file():
+            pages.write(Path(verdict.log))
+        yield verdict
+
+
+def _counted(verdicts: Iterable[Verdict], counts: Counter[str]) -> Iterator[Verdict]:
+    """The verdicts, counted by kind as they pass (with a progress bar on a terminal)."""
+    from oracle.progress import ProgressBar
+
+    with ProgressBar("logs") as bar:
+        for verdict in bar.watch(verdicts):
+            counts[verdict.kind] += 1
+            yield verdict
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text)
+
+
+def _report_verdicts(
+    verdicts: Iterator[Verdict],
+    counts: Counter[str],
+    fmt: Format,
+    at: int | None,
+    strict: bool,
+    quiet: bool,
+) -> None:
+    """Write the report as the verdicts arrive (a long run is never held in memory)."""
+    from oracle import report
+
+    if fmt is Format.json:
+        for chunk in report.validate_report_chunks(verdicts, counts, strict):
+            _out(chunk)
+        _out("\n")
+        return
+    if fmt is Format.junit:
+        started = time.monotonic()
+        cases = (report.verdict_case(v, strict) for v in verdicts)
+        clock = lambda: time.monotonic() - started  # noqa: E731
+        for chunk in report.junit_chunks("rules-oracle validate", cases, clock):
+            _out(chunk)
+        _out("\n")
+        return
+    for verdict in verdicts:
+        if quiet and not verdict.fails(strict):
+            continue
+        _out(report.verdict_text(verdict) + "\n")
+        if at is not None and verdict.state_at is not None:
+            _out(json.dumps(verdict.state_at, indent=1) + "\n")
+        elif at is not None and verdict.kind != "malformed":
+            _out(f"  (the log has fewer than {at} events that replayed)\n")
+    _out(report.totals_text(counts) + "\n")
+
+
 @app.command()
 def scenarios(
     paths: Annotated[
@@ -288,9 +381,16 @@ def scenarios(
     game: Annotated[str | None, typer.Option(help="Only this game's scenarios.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    jobs: Jobs = 1,
 ) -> None:
     """Run scenario files: pass or fail each, with the reason."""
     started = time.monotonic()
+    from oracle.corpus import every_core
+    from oracle.report import scenario_json, scenario_text, scenarios_junit, scenarios_report
+    from oracle.scenarios import run_all
+
+    if jobs < 0:
+        _usage("--jobs counts worker processes (0: every core)")
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
     targets = paths or [_default_scenarios_dir()]
@@ -301,7 +401,7 @@ def scenarios(
                 if paths
                 else "no scenarios/ folder here: run from the repository or name the files"
             )
-    results = run_all(targets, GameCache(_profile(profile)), game)
+    results = run_all(targets, GameCache(_profile(profile)), game, jobs=every_core(jobs))
     if fmt is Format.json:
         typer.echo(json.dumps(scenarios_report([scenario_json(r) for r in results]), indent=1))
     elif fmt is Format.junit:
@@ -319,6 +419,8 @@ def scenarios(
 
 
 def _catalogues(game_filter: str | None = None) -> list[tuple[Catalogue, Game | None]]:
+    from oracle.rulebook import core_catalogue
+
     names = [game_filter] if game_filter else list(game_names())
     found: list[tuple[Catalogue, Game | None]] = []
     for name in names:
@@ -334,6 +436,8 @@ def _catalogues(game_filter: str | None = None) -> list[tuple[Catalogue, Game | 
 
 def _citing(folders: list[Path]) -> dict[str, list[str]]:
     """Rule id -> ids of the scenarios that cite it (unreadable files are skipped)."""
+    from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
+
     cites: dict[str, list[str]] = {}
     for path in scenario_files(folders):
         try:

@@ -39,6 +39,16 @@ class GameCache:
         """Whether any of ``names`` takes the profile (else it would apply nowhere)."""
         return not self._profile or any(self._profile_applies(name) for name in names)
 
+    @property
+    def profile(self) -> dict[str, Any]:
+        """The profile given on the command line (a copy)."""
+        return dict(self._profile)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options given on the command line (a copy)."""
+        return dict(self._options)
+
     def get(
         self, name: str, options: Mapping[str, Any], extra: Mapping[str, Any] | None = None
     ) -> Game:

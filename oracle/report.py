@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import socket
-import xml.etree.ElementTree as ET
-from datetime import UTC, datetime
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from oracle.formats.converter import CONVERTER
-from oracle.replay import FAILING, Verdict
-from oracle.scenarios import ScenarioResult
+
+if TYPE_CHECKING:  # types only: validating logs needs neither scenarios nor XML (fast start)
+    from oracle.replay import Verdict
+    from oracle.scenarios import ScenarioResult
 
 
 def verdict_text(v: Verdict) -> str:
@@ -100,33 +100,62 @@ _SHARED_NAMES = {"log": "file", "path": "file", "kind": "status", "reason": "mes
 """Verdicts and scenario results use the same names in reports: file, status, message."""
 
 
+def shared_names(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A verdict's or result's JSON object with the names reports share (file, status,
+    message)."""
+    return {_SHARED_NAMES.get(k, k): value for k, value in item.items()}
+
+
+def report_head(command: str) -> dict[str, Any]:
+    """What opens every JSON report: its format, version and command."""
+    return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "command": command}
+
+
+def report_summary(
+    counts: Mapping[str, int], statuses: tuple[str, ...], failing: set[str]
+) -> dict[str, Any]:
+    """A report's summary from its counts by status: total, passed, failed, by status."""
+    by_status = {status: counts.get(status, 0) for status in statuses}
+    total = sum(by_status.values())
+    failed = sum(n for status, n in by_status.items() if status in failing)
+    return {"total": total, "passed": total - failed, "failed": failed, "by_status": by_status}
+
+
 def json_report(
     command: str, items: list[dict[str, Any]], statuses: tuple[str, ...], failing: set[str]
 ) -> dict[str, Any]:
-    """A JSON report: format, version, command, a summary (counts by status) and results."""
-    results = [{_SHARED_NAMES.get(k, k): value for k, value in item.items()} for item in items]
-    counts = {status: 0 for status in statuses}
+    """A JSON report: format, version, command, results and a summary (counts by status)."""
+    results = [shared_names(item) for item in items]
+    counts: dict[str, int] = {}
     for result in results:
         counts[result["status"]] = counts.get(result["status"], 0) + 1
-    failed = sum(n for status, n in counts.items() if status in failing)
-    return {
-        "format": REPORT_FORMAT,
-        "version": REPORT_VERSION,
-        "command": command,
-        "summary": {
-            "total": len(results),
-            "passed": len(results) - failed,
-            "failed": failed,
-            "by_status": counts,
-        },
-        "results": results,
-    }
+    summary = report_summary(counts, statuses, failing)
+    return {**report_head(command), "results": results, "summary": summary}
+
+
+def validate_failing(strict: bool) -> set[str]:
+    """The verdict kinds that fail a validate run."""
+    return {"malformed", "illegal", "divergent", "internal_error"} | (
+        {"incomplete"} if strict else set()
+    )
 
 
 def validate_report(items: list[dict[str, Any]], strict: bool) -> dict[str, Any]:
     """The JSON report of ``validate``: verdicts as ``verdict_json`` gives them."""
-    failing = set(FAILING) | ({"incomplete"} if strict else set())
-    return json_report("validate", items, VERDICT_STATUSES, failing)
+    return json_report("validate", items, VERDICT_STATUSES, validate_failing(strict))
+
+
+def validate_report_chunks(
+    verdicts: Iterable[Verdict], counts: Mapping[str, int], strict: bool
+) -> Iterator[str]:
+    """The text of ``validate_report`` for verdicts as they arrive (never held whole); the
+    summary, from ``counts`` of the verdicts' kinds, comes last."""
+    items = (shared_names(verdict_json(v)) for v in verdicts)
+
+    def tail() -> dict[str, Any]:
+        return {"summary": report_summary(counts, VERDICT_STATUSES, validate_failing(strict))}
+
+    return json_report_chunks("results", items, tail, report_head("validate"))
 
 
 def scenarios_report(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -158,44 +187,78 @@ JunitCase = tuple[str, str, str | None, str, str]
 """(name, class name, ``failure``/``error`` or None, failure type, message)."""
 
 
+def _junit_case(case: JunitCase) -> str:
+    import xml.etree.ElementTree as ET
+
+    name, classname, element, kind, message = case
+    node = ET.Element("testcase", name=name, classname=classname)
+    if element is not None:
+        first = message.splitlines()[0] if message else ""
+        failure = ET.SubElement(node, element, message=first, type=kind)
+        failure.text = message
+    return ET.tostring(node, encoding="unicode")
+
+
+def junit_chunks(
+    suite: str, cases: Iterable[JunitCase], elapsed: Callable[[], float] = lambda: 0.0
+) -> Iterator[str]:
+    """A JUnit XML report (the Jenkins xUnit schema, tests/junit/junit-10.xsd), piece by
+    piece: the cases wait in a spooled file (to disk past a megabyte) until the counts that
+    head the report are known, with the run's time in seconds (``elapsed()`` once every case
+    is out), when it ran (UTC) and on which host."""
+    import socket
+    import tempfile
+    import xml.etree.ElementTree as ET
+    from datetime import UTC, datetime
+
+    tests = failures = errors = 0
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+        for case in cases:
+            tests += 1
+            failures += case[2] == "failure"
+            errors += case[2] == "error"
+            spool.write(_junit_case(case))
+        root = ET.Element(
+            "testsuite",
+            name=suite,
+            tests=str(tests),
+            failures=str(failures),
+            errors=str(errors),
+            skipped="0",
+            time=f"{max(elapsed(), 0.0):.3f}",
+            timestamp=datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="seconds"),
+            hostname=socket.gethostname(),
+        )
+        head = ET.tostring(root, encoding="unicode")
+        if not tests:
+            yield head
+            return
+        yield head.removesuffix(" />") + ">"
+        spool.seek(0)
+        yield from iter(lambda: spool.read(1 << 16), "")
+        yield "</testsuite>"
+
+
 def junit(suite: str, cases: list[JunitCase], elapsed: float = 0.0) -> str:
-    """A JUnit XML report (the Jenkins xUnit schema, tests/junit/junit-10.xsd): one test
-    case per (name, class, failure element or None, failure type, message), with the run's
-    time in seconds, when it ran (UTC) and on which host."""
-    failures = sum(1 for case in cases if case[2] == "failure")
-    errors = sum(1 for case in cases if case[2] == "error")
-    root = ET.Element(
-        "testsuite",
-        name=suite,
-        tests=str(len(cases)),
-        failures=str(failures),
-        errors=str(errors),
-        skipped="0",
-        time=f"{max(elapsed, 0.0):.3f}",
-        timestamp=datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="seconds"),
-        hostname=socket.gethostname(),
-    )
-    for name, classname, element, kind, message in cases:
-        case = ET.SubElement(root, "testcase", name=name, classname=classname)
-        if element is not None:
-            first = message.splitlines()[0] if message else ""
-            node = ET.SubElement(case, element, message=first, type=kind)
-            node.text = message
-    return ET.tostring(root, encoding="unicode")
+    """A JUnit XML report: one test case per (name, class, failure element or None, failure
+    type, message)."""
+    return "".join(junit_chunks(suite, cases, lambda: elapsed))
+
+
+def verdict_case(v: Verdict, strict: bool) -> JunitCase:
+    """A verdict as a JUnit case: a failing verdict is a failure (its type the verdict:
+    illegal, divergent, malformed, incomplete), our bug an error."""
+    element = None
+    if v.kind == "internal_error":
+        element = "error"
+    elif v.fails(strict):
+        element = "failure"
+    return (v.log, v.game or "log", element, v.kind, verdict_text(v))
 
 
 def verdicts_junit(verdicts: list[Verdict], strict: bool, elapsed: float = 0.0) -> str:
-    """Validation verdicts as JUnit: a failing verdict is a failure (its type the verdict:
-    illegal, divergent, malformed, incomplete), our bug an error."""
-    cases: list[JunitCase] = []
-    for v in verdicts:
-        element = None
-        if v.kind == "internal_error":
-            element = "error"
-        elif v.fails(strict):
-            element = "failure"
-        cases.append((v.log, v.game or "log", element, v.kind, verdict_text(v)))
-    return junit("rules-oracle validate", cases, elapsed)
+    """Validation verdicts as JUnit (see ``verdict_case``)."""
+    return junit("rules-oracle validate", [verdict_case(v, strict) for v in verdicts], elapsed)
 
 
 def scenarios_junit(results: list[ScenarioResult], elapsed: float = 0.0) -> str:
@@ -206,3 +269,33 @@ def scenarios_junit(results: list[ScenarioResult], elapsed: float = 0.0) -> str:
         for r in results
     ]
     return junit("rules-oracle scenarios", cases, elapsed)
+
+
+def totals_text(counts: Mapping[str, int]) -> str:
+    """The closing line of a text report."""
+    s = {kind: counts.get(kind, 0) for kind in VERDICT_STATUSES}
+    return (
+        f"{sum(s.values())} logs: {s['valid']} valid, {s['incomplete']} incomplete, "
+        f"{s['malformed']} malformed, {s['illegal']} illegal, {s['divergent']} divergent, "
+        f"{s['internal_error']} internal errors"
+    )
+
+
+def json_report_chunks(
+    key: str,
+    items: Iterable[Any],
+    tail: Callable[[], dict[str, Any]],
+    head: Mapping[str, Any] | None = None,
+) -> Iterator[str]:
+    """The text of ``json.dumps({**head, key: [items...], **tail()}, indent=1)``, made item
+    by item (a corpus's report is never held whole; the tail, e.g. the summary, is asked for
+    once every item is out)."""
+    opening = json.dumps({**(head or {}), key: []}, indent=1)
+    yield opening.removesuffix("[]\n}") + "["
+    first = True
+    for item in items:
+        yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1).replace("\n", "\n  ")
+        first = False
+    yield "]" if first else "\n ]"
+    rest = tail()
+    yield ",\n" + json.dumps(rest, indent=1)[2:] if rest else "\n}"

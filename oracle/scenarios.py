@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -374,15 +374,26 @@ def run_all(
     game_filter: str | None,
     driver: Driver | None = None,
     strict_rules: bool = False,
+    jobs: int = 1,
 ) -> list[ScenarioResult]:
-    """Run every scenario file (on our engine, or through ``driver``); a duplicate id is an
-    error on its later file."""
+    """Run every scenario file, on our engine (over ``jobs`` processes) or through
+    ``driver`` (one engine under test, in order); a duplicate id is an error on its later
+    file."""
+    from oracle.corpus import Settings, run_local, scenario_batch
     from oracle.formats.scenario import scenario_files
 
     results: list[ScenarioResult] = []
     seen: dict[str, str] = {}
-    for path in scenario_files(paths_):
-        result = run_scenario(path, games, driver=driver, strict_rules=strict_rules)
+    found: Iterable[ScenarioResult]
+    if driver is None:
+        names = (str(path) for path in scenario_files(paths_))
+        found = run_local(scenario_batch, names, Settings(games.profile, games.options), jobs)
+    else:
+        found = (
+            run_scenario(path, games, driver=driver, strict_rules=strict_rules)
+            for path in scenario_files(paths_)
+        )
+    for result in found:
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:

@@ -6,10 +6,14 @@ See docs/formats.md.
 
 from __future__ import annotations
 
+import gzip
 import json
+import sys
+import zlib
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import attrs
 
@@ -80,16 +84,38 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant)
 """Strict JSON: no repeated keys, no NaN or Infinity (made once: it costs as much as a line)."""
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line of ``path`` as a JSON object, with its line number; raises Malformed."""
+STDIN = "-"
+"""The log name that means standard input."""
+
+
+def open_log(path: Path) -> IO[bytes] | gzip.GzipFile:
+    """A log's bytes: ``-`` is standard input, ``*.gz`` is read through gzip as a stream."""
+    if str(path) == STDIN:
+        return sys.stdin.buffer
     try:
-        handle = path.open("rb")
+        if path.name.endswith(".gz"):
+            return gzip.open(path, "rb")
+        return path.open("rb")
     except OSError as exc:
         raise Malformed(0, f"cannot open: {exc.strerror or exc}") from exc
-    with handle:
+
+
+def _read_line(handle: IO[bytes] | gzip.GzipFile, number: int) -> bytes:
+    """The next line, at most one byte longer than the limit; corrupt gzip data is malformed."""
+    try:
+        return handle.readline(MAX_LINE_BYTES + 1)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        reason = f"{exc}" if str(exc) else type(exc).__name__
+        raise Malformed(0, f"corrupt gzip data after line {number}: {reason}") from exc
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line of ``path`` as a JSON object, with its line number; raises Malformed."""
+    handle = open_log(path)
+    with nullcontext(handle) if str(path) == STDIN else handle:
         number = 0
         while True:
-            chunk = handle.readline(MAX_LINE_BYTES + 1)
+            chunk = _read_line(handle, number)
             if not chunk:
                 return
             number += 1
