@@ -33,6 +33,7 @@ from reference.core.catalogue import Catalogue, Rule
 from reference.core.datafile import load_profile_file
 from reference.core.errors import BadOptions
 from reference.core.game import Game, player_names_ok
+from reference.core.options import option_values
 from reference.registry import game_names, make_game
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -273,7 +274,9 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
         out += [f"  - {c.source}: {c.claim}" for c in rule.dispute.claims]
         out.append(f"resolution: {rule.dispute.resolution}")
         if rule.dispute.option:
-            out.append(f"option: {rule.dispute.option}")
+            values = option_values(rules.options, rule.dispute.option) if rules else ()
+            shown = f" (values: {', '.join(values)}; default {values[0]})" if values else ""
+            out.append(f"option: {rule.dispute.option}{shown}")
     return "\n".join(out)
 
 

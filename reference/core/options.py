@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+import attrs
 import cattrs
 
 from reference.core.catalogue import Catalogue, load_catalogue
@@ -42,3 +43,23 @@ def load_rules_and_data(package_dir: Path, profile: Mapping[str, Any]) -> tuple[
     if profile:
         data = data.with_profile(profile, "options.profile")
     return catalogue, data
+
+
+def option_values(options: object, name: str) -> tuple[str, ...]:
+    """The values option ``name`` of a game's options object takes, the default first
+    (``("event", "cathedral")``; a bool gives ``("false", "true")`` in its default's order);
+    empty when the object has no such option or its values are not a fixed list."""
+    if not attrs.has(type(options)):
+        return ()
+    field = attrs.fields_dict(type(options)).get(name)
+    if field is None:
+        return ()
+    default = field.default
+    if isinstance(default, bool):
+        values = ["false", "true"]
+        return tuple(sorted(values, key=lambda v: v != str(default).lower()))
+    choices = getattr(field.validator, "options", None)
+    if not isinstance(choices, (tuple, list, frozenset, set)):
+        return ()
+    names = [str(c) for c in choices]
+    return tuple(sorted(names, key=lambda v: (v != str(default), names.index(v))))

@@ -39,6 +39,7 @@ from reference.pillars.steps import (
     apply_tax,
     archbishop_choices,
     cathedral_turn,
+    cathedral_turns,
     pay_tax,
     resolve_event,
     start_cathedral,
@@ -96,7 +97,12 @@ def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraf
         )
     state = evolve_player(state, ev.player, bonus_craftsman=ev.craftsman)
     state = evolve(state, queue=state.queue[1:])
-    return state if state.queue else to_bishop(ctx, state)
+    if state.queue:
+        return state
+    # Option archbishop_timing: asked at the event (step 2 follows) or at step 13.
+    return (
+        to_bishop(ctx, state) if ctx.o.archbishop_timing == "event" else cathedral_turns(ctx, state)
+    )
 
 
 def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:

@@ -224,11 +224,13 @@ def placement_cost(ctx: Ctx, state: State) -> int:
 
 
 def free_spaces(ctx: Ctx, state: State) -> tuple[str, ...]:
-    """PIL-BUILD-07/11: empty spaces a builder may take (ordered locations fill from the first)."""
+    """PIL-BUILD-07/11: empty spaces a builder may take (ordered locations fill from the
+    first, unless option ordered_spaces is any_free)."""
     result: list[str] = []
     taken = state.spaces
+    in_order = ctx.o.ordered_spaces == "first_free"
     for loc, spaces in ctx.locations:
-        if loc in ORDERED_LOCATIONS:
+        if in_order and loc in ORDERED_LOCATIONS:
             for space in spaces:
                 if space not in taken:
                     result.append(space)

@@ -101,7 +101,12 @@ def resolve_event(ctx: Ctx, state: State) -> State:
 def _must_choose(ctx: Ctx, state: State, name: str, effect: str) -> bool:
     if effect == "discard_craftsman":
         return bool(state.players[name].craftsmen)
-    return effect == "craftsman_capacity" and bool(archbishop_choices(ctx, state, name))
+    # PIL-EVENT-04: asked at the event unless option archbishop_timing moves it to step 13.
+    return (
+        effect == "craftsman_capacity"
+        and ctx.o.archbishop_timing == "event"
+        and bool(archbishop_choices(ctx, state, name))
+    )
 
 
 def archbishop_choices(ctx: Ctx, state: State, name: str) -> tuple[str, ...]:
@@ -320,19 +325,46 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
             p = players[owner]
             players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + take)
         state = evolve(state, players=players, castle_workers=workers)
-    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces;
-    # PIL-MARKET-11: a player with several market builders acts once per lap, at the first.
-    queue: list[str] = []
-    for owner in occupants(state, "market"):
-        if owner not in queue:
-            queue.append(owner)
+    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
+    queue = market_order(ctx, occupants(state, "market"))
     if queue:
-        return evolve(state, stage="market", queue=tuple(queue))
+        return evolve(state, stage="market", queue=queue)
     return start_cathedral(ctx, state)
 
 
+def market_order(ctx: Ctx, builders: tuple[str, ...]) -> tuple[str, ...]:
+    """PIL-MARKET-11: the turn order of one market lap, from the owners of the market
+    spaces in space order. A player with several builders acts once per lap at the first
+    of their spaces (``first``), at the last (``last``), or once per builder (``each``)."""
+    if ctx.o.market_builders == "each":
+        return builders
+    position = {owner: i for i, owner in enumerate(builders)}
+    if ctx.o.market_builders == "first":
+        position = {owner: builders.index(owner) for owner in position}
+    return tuple(sorted(position, key=position.__getitem__))
+
+
 def start_cathedral(ctx: Ctx, state: State) -> State:
-    """Step 13 begins with the start player (PIL-CATH-01)."""
+    """Step 13 begins with the start player (PIL-CATH-01); with option archbishop_timing
+    ``cathedral``, the archbishop's choices come first (PIL-EVENT-04)."""
+    if ctx.o.archbishop_timing == "cathedral" and archbishop_round(ctx, state):
+        choosers = tuple(
+            n
+            for n in turn_order(state)
+            if event_affects(ctx, state, n) and archbishop_choices(ctx, state, n)
+        )
+        if choosers:
+            return evolve(state, stage="archbishop", queue=choosers)
+    return cathedral_turns(ctx, state)
+
+
+def archbishop_round(ctx: Ctx, state: State) -> bool:
+    """Whether this round's event is the archbishop (PIL-EVENT-04)."""
+    return state.event is not None and ctx.t.events[state.event].effect == "craftsman_capacity"
+
+
+def cathedral_turns(ctx: Ctx, state: State) -> State:
+    """The step-13 turns, from the start player clockwise (PIL-CATH-01)."""
     return cathedral_turn(
         ctx, state, state.players, turn_order(state), stage="cathedral", returning=False
     )
