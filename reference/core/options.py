@@ -49,9 +49,10 @@ def option_values(options: object, name: str) -> tuple[str, ...]:
     """The values option ``name`` of a game's options object takes, the default first
     (``("event", "cathedral")``; a bool gives ``("false", "true")`` in its default's order);
     empty when the object has no such option or its values are not a fixed list."""
-    if not attrs.has(type(options)):
+    cls = type(options)
+    if not attrs.has(cls):
         return ()
-    field = attrs.fields_dict(type(options)).get(name)
+    field = attrs.fields_dict(cls).get(name)
     if field is None:
         return ()
     default = field.default
