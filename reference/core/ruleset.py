@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
-from reference.core.game import Event, Result, check_actor, player_names_ok
+from reference.core.game import CHANCE, Event, Result, check_actor, player_names_ok
 from reference.core.options import load_rules_and_data, read_options
 
 O = TypeVar("O")  # noqa: E741 - the game's options class
@@ -103,6 +103,18 @@ class RuleSet(Generic[O, T, S, E]):
         """Every broken invariant of ``state`` (empty when sound)."""
         raise NotImplementedError
 
+    def pending(self, state: S) -> tuple[str, ...]:
+        """Every player whose decision is due now. Usually the one player to act; a game
+        whose rules make a set of decisions independent of each other (each player's own,
+        none changing another's) returns them all, and the turn rule accepts them in any
+        order. ``to_act`` still names one: the first of them."""
+        return (self.to_act(state),)
+
+    def why_to_act(self, state: S, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (empty when the game says nothing
+        more than whose turn it is): what a turn-rule verdict adds to "X is to act"."""
+        return ""
+
     def before_event(self, state: S, event: E) -> None:
         """A check every event passes after the turn rule (none unless a game has one)."""
 
@@ -141,9 +153,21 @@ class RuleSet(Generic[O, T, S, E]):
         if self.is_over(state):
             raise RuleViolation("CORE-END-01", GAME_OVER_MESSAGE)
         # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
-        check_actor(self, state, event, self.turn_rule)
+        self.check_turn(state, event)
         self.before_event(state, event)
         return self.after_event(state, handler(self.tables, state, event))
+
+    def check_turn(self, state: S, event: E) -> None:
+        """The game's turn rule: any pending player may act (see ``pending``); a verdict
+        says why the player to act is asked (``why_to_act``), built only when it is given."""
+        try:
+            check_actor(self, state, event, self.turn_rule, self.pending(state))
+        except RuleViolation as exc:
+            actor = self.to_act(state)
+            why = self.why_to_act(state, actor) if actor != CHANCE else ""
+            if not why:
+                raise
+            raise RuleViolation(exc.rule_id, f"{exc.message}: {why}") from None
 
 
 def missing_handlers(rules: RuleSet[Any, Any, Any, Any]) -> list[str]:

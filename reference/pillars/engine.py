@@ -80,6 +80,14 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
         """The player to decide next, or CHANCE."""
         return legal.to_act(self.tables, state)
 
+    def pending(self, state: State) -> tuple[str, ...]:
+        """Every player whose decision is due (independent decisions: any order)."""
+        return legal.pending(self.tables, state)
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id."""
+        return legal.why_to_act(self.tables, state, player)
+
     def legal_events(self, state: State) -> list[Event]:
         """Every legal event here, in a stable order."""
         return legal.legal_events(self.tables, state)

@@ -50,6 +50,18 @@ def clockwise_from(state: State, first: str) -> tuple[str, ...]:
     return state.seats[i:] + state.seats[:i]
 
 
+def without(queue: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """The queue once ``name`` has decided (a queued decision may come in any order)."""
+    return tuple(n for n in queue if n != name)
+
+
+def out_of_play(pile: tuple[str, ...], *cards: str) -> tuple[str, ...]:
+    """A pile of cards out of the game (``craftsmen_out``, ``advantages_out``) with
+    ``cards`` added. The pile has no order in the game, so it is kept sorted: the same
+    cards give the same state whatever order they left in (e.g. discards in any order)."""
+    return tuple(sorted(pile + cards))
+
+
 def turn_order(state: State) -> tuple[str, ...]:
     """Players from the start player, clockwise."""
     return clockwise_from(state, state.start_player)
@@ -167,6 +179,20 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
         if n > base and n > craftsman_limit(ctx, p):
             return name
     return None
+
+
+def all_over_limit(ctx: Ctx, state: State) -> tuple[str, ...]:
+    """Every player (turn order) holding more craftsmen than allowed (PIL-CRAFT-01): each
+    owes a discard, and these discards may come in any order."""
+    if over_limit(ctx, state) is None:
+        return ()
+    base = ctx.t.craftsman_limit
+    return tuple(
+        n
+        for n in turn_order(state)
+        if len(state.players[n].craftsmen) > base
+        and len(state.players[n].craftsmen) > craftsman_limit(ctx, state.players[n])
+    )
 
 
 def usable(p: PlayerState, resource: str) -> int:

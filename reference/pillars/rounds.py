@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reference.pillars.flow import Ctx, clockwise_from, occupants, turn_order
+from reference.pillars.flow import Ctx, clockwise_from, occupants, out_of_play, turn_order
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
 
@@ -100,8 +100,8 @@ def end_round(ctx: Ctx, state: State) -> State:
     else:
         start = state.start_player
     # PIL-ROUND-05: unclaimed Kingsbridge and Shiring cards leave the game.
-    adv_out = state.advantages_out + tuple(state.kingsbridge.values())
-    crafts_out = state.craftsmen_out + tuple(state.shiring.values())
+    adv_out = out_of_play(state.advantages_out, *state.kingsbridge.values())
+    crafts_out = out_of_play(state.craftsmen_out, *state.shiring.values())
     # PIL-CASTLE-01: grey workers used this round go back to the castle.
     castle = state.castle_workers + sum(p.grey_workers for p in state.players.values())
     cleared = {

@@ -21,16 +21,18 @@ from reference.pillars.events import (
 )
 from reference.pillars.flow import (
     Ctx,
+    all_over_limit,
     counted_resources,
     evolve_player,
     families,
     gold_after,
-    over_limit,
+    out_of_play,
     permitted,
     spend_cubes,
     usable,
     vp_after,
     with_player,
+    without,
 )
 from reference.pillars.rules_cards import due
 from reference.pillars.state import State, evolve
@@ -73,11 +75,11 @@ def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
     # PIL-ADV-08/09: only a held card whose moment this is can be played.
     if ev.card not in p.advantages or ctx.t.advantages[ev.card].effect != effect:
         raise RuleViolation(rule, f"{ev.player} holds no {effect} card {ev.card!r} to play now")
-    queue = state.queue[1:]
+    queue = without(state.queue, ev.player)
     if ev.play:
         advantages = tuple(a for a in p.advantages if a != ev.card)
         state = evolve_player(state, ev.player, advantages=advantages)
-        state = evolve(state, advantages_out=state.advantages_out + (ev.card,))
+        state = evolve(state, advantages_out=out_of_play(state.advantages_out, ev.card))
         if effect == "protection":
             state = evolve_player(state, ev.player, protected=True)
     elif effect == "tax_exemption":
@@ -96,7 +98,7 @@ def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraf
             "PIL-EVENT-04", f"{ev.craftsman!r} cannot take the archbishop's extra use"
         )
     state = evolve_player(state, ev.player, bonus_craftsman=ev.craftsman)
-    state = evolve(state, queue=state.queue[1:])
+    state = evolve(state, queue=without(state.queue, ev.player))
     if state.queue:
         return state
     # Option archbishop_timing: asked at the event (step 2 follows) or at step 13.
@@ -107,9 +109,9 @@ def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraf
 
 def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     """PIL-CRAFT-01 (over the limit) or PIL-EVENT-03 (division event): discard a craftsman."""
-    over = over_limit(ctx, state)
-    division = state.stage == "division" and state.queue[:1] == (ev.player,)
-    if over != ev.player and not division:
+    over = ev.player in all_over_limit(ctx, state)
+    division = state.stage == "division" and ev.player in state.queue
+    if not over and not division:
         raise RuleViolation("PIL-TURN-02", f"{ev.player} has no craftsman to discard now")
     p = state.players[ev.player]
     # PIL-CRAFT-02: the discard is one of the player's own craftsmen; it leaves the game.
@@ -118,17 +120,17 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     kept = list(p.craftsmen)
     kept.remove(ev.craftsman)
     p = evolve(p, craftsmen=tuple(kept))
-    out = state.craftsmen_out + (ev.craftsman,)
-    if over == ev.player:
+    out = out_of_play(state.craftsmen_out, ev.craftsman)
+    if over:
         state = with_player(state, ev.player, p, craftsmen_out=out)
         if state.stage == "shiring":
             # Step 10 is over once every Shiring taker is back within the limit.
-            nxt = over_limit(ctx, state)
-            if nxt is None:
-                return steps_11_12(ctx, state)
-            return evolve(state, queue=(nxt,))
+            still = all_over_limit(ctx, state)
+            return evolve(state, queue=still) if still else steps_11_12(ctx, state)
         return state
-    state = with_player(state, ev.player, p, craftsmen_out=out, queue=state.queue[1:])
+    state = with_player(
+        state, ev.player, p, craftsmen_out=out, queue=without(state.queue, ev.player)
+    )
     return state if state.queue else to_bishop(ctx, state)
 
 

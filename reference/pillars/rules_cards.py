@@ -23,6 +23,7 @@ from reference.pillars.flow import (
     advantage_with,
     evolve_player,
     location_of,
+    out_of_play,
 )
 from reference.pillars.rounds import start_cards_phase
 from reference.pillars.state import PlayerState, State, evolve
@@ -117,7 +118,7 @@ def _maybe_end_cards(
         state,
         players=players,
         card_supply=(),
-        craftsmen_out=state.craftsmen_out + left,
+        craftsmen_out=out_of_play(state.craftsmen_out, *left),
         phase="builders",
         stage="draw",
         queue=(),
@@ -275,7 +276,7 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
                 "PIL-ADV-10", "Remigius frees one paid placement of a drawn builder you hold it for"
             )
         advantages = tuple(a for a in advantages if a != cards[0])
-        changes["advantages_out"] = state.advantages_out + (cards[0],)
+        changes["advantages_out"] = out_of_play(state.advantages_out, cards[0])
         cost = 0
     # PIL-BUILD-02: placing costs the current cost; a player who cannot pay must pass.
     if p.gold < cost:

@@ -10,11 +10,12 @@ from reference.pillars.flow import (
     add_gold,
     add_vp,
     advantage_with,
+    all_over_limit,
     event_affects,
     gold_after,
     grant,
     occupants,
-    over_limit,
+    out_of_play,
     pay,
     turn_order,
     usable,
@@ -151,7 +152,7 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         if owner is not None:
             card_id = kingsbridge.pop(space)
             if take_advantage(ctx, players, supply, owner, card_id):
-                advantages_out += (card_id,)
+                advantages_out = out_of_play(advantages_out, card_id)
     # PIL-PRIORY-01 (step 5): 2 VP on the first space, 1 on the second; Philip +1 (PIL-ADV-06).
     for i, vp in enumerate(t.priory_vp, 1):
         owner = state.spaces.get(f"priory_{i}")
@@ -306,9 +307,9 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
             players[owner] = evolve(players[owner], craftsmen=players[owner].craftsmen + (card,))
         state = evolve(state, shiring=shiring, players=players)
     # PIL-CRAFT-01: a player now over the craftsman limit discards before step 11.
-    over = over_limit(ctx, state)
-    if over is not None:
-        return evolve(state, stage="shiring", queue=(over,))
+    over = all_over_limit(ctx, state)
+    if over:
+        return evolve(state, stage="shiring", queue=over)
     return steps_11_12(ctx, state)
 
 
