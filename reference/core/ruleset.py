@@ -6,9 +6,10 @@ A game subclasses ``RuleSet`` and supplies its own parts:
   ``options_type``, ``event_types``, ``state_type`` and ``handlers`` (one table, event class
   to handler, each handler a pure ``(tables, state, event) -> state``);
 - ``read_tables(data, options)``: its typed tables (what every handler gets first);
-- ``setup(players)``: the standard setup;
-- ``to_act``, ``legal_events``, ``chance_outcomes``, ``is_over``, ``result`` and
-  ``invariant_failures`` (the rest of the ``Game`` protocol);
+- ``legal_rules`` (its ``legal.py``: ``to_act``, ``legal_events``, ``chance_outcomes``, each
+  taking the tables and the state) and ``setup_rules`` (the module with
+  ``new_game(tables, players)``);
+- ``is_over``, ``result`` and ``invariant_failures`` (the rest of the ``Game`` protocol);
 - optionally ``before_event`` (a check every event passes first, e.g. the Pillars craftsman
   limit) and ``after_event`` (a consequence of every event, e.g. Municipium's end modes).
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
@@ -34,6 +35,32 @@ O = TypeVar("O")  # noqa: E741 - the game's options class
 T = TypeVar("T")
 S = TypeVar("S")
 E = TypeVar("E", bound=Event)
+
+T_in = TypeVar("T_in", contravariant=True)
+S_in = TypeVar("S_in", contravariant=True)
+S_out = TypeVar("S_out", covariant=True)
+E_any = TypeVar("E_any")
+
+
+class LegalRules(Protocol[T_in, S_in, E_any]):
+    """What a game's ``legal.py`` module provides: who acts and what may happen."""
+
+    def to_act(self, tables: T_in, state: S_in, /) -> str:
+        """The player who decides next, or CHANCE."""
+
+    def legal_events(self, tables: T_in, state: S_in, /) -> list[E_any]:
+        """Every legal event here, in a stable order (for CHANCE: every outcome)."""
+
+    def chance_outcomes(self, tables: T_in, state: S_in, /) -> list[tuple[E_any, float]]:
+        """For a CHANCE node: each outcome with its probability (else empty)."""
+
+
+class SetupRules(Protocol[T_in, S_out]):
+    """What a game's setup module provides: the standard setup."""
+
+    def new_game(self, tables: T_in, players: Sequence[str], /) -> S_out:
+        """The setup for these (already checked) player names in seat order."""
+
 
 Handler = Callable[[T, S, Any], S]
 """One event's rule: (the game's tables, the state, the event) -> the state after it.
@@ -55,6 +82,10 @@ class RuleSet(Generic[O, T, S, E]):
     event_types: tuple[type[E], ...]
     state_type: type[S]
     handlers: Mapping[type[E], Handler[T, S]]
+    legal_rules: LegalRules[T, S, E]
+    """The game's legal.py: to_act, legal_events, chance_outcomes."""
+    setup_rules: SetupRules[T, S]
+    """The game's setup module: new_game(tables, players)."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         """Read ``options`` (a ``profile`` key replaces data values) and the game's data.
@@ -73,22 +104,6 @@ class RuleSet(Generic[O, T, S, E]):
 
     def read_tables(self, data: DataSet, options: O) -> T:
         """The game's typed tables from the data in force (BadOptions for a bad profile)."""
-        raise NotImplementedError
-
-    def setup(self, players: Sequence[str]) -> S:
-        """The standard setup for these (already checked) player names in seat order."""
-        raise NotImplementedError
-
-    def to_act(self, state: S) -> str:
-        """The player who decides next, or CHANCE."""
-        raise NotImplementedError
-
-    def legal_events(self, state: S) -> list[E]:
-        """Every legal event here, in a stable order (for CHANCE: every outcome)."""
-        raise NotImplementedError
-
-    def chance_outcomes(self, state: S) -> list[tuple[E, float]]:
-        """For a CHANCE node: each outcome with its probability."""
         raise NotImplementedError
 
     def is_over(self, state: S) -> bool:
@@ -124,6 +139,18 @@ class RuleSet(Generic[O, T, S, E]):
 
     # -- what is the same in every game --------------------------------------------------
 
+    def to_act(self, state: S) -> str:
+        """The player who decides next, or CHANCE."""
+        return self.legal_rules.to_act(self.tables, state)
+
+    def legal_events(self, state: S) -> list[E]:
+        """Every legal event here, in a stable order (for CHANCE: every outcome)."""
+        return self.legal_rules.legal_events(self.tables, state)
+
+    def chance_outcomes(self, state: S) -> list[tuple[E, float]]:
+        """For a CHANCE node: each outcome with its probability."""
+        return self.legal_rules.chance_outcomes(self.tables, state)
+
     def new_game(self, players: Sequence[str]) -> S:
         """The standard setup for these player names, in seat order.
 
@@ -133,7 +160,7 @@ class RuleSet(Generic[O, T, S, E]):
         problem = player_names_ok(players, self.min_players, self.max_players)
         if problem:
             raise BadOptions(problem)
-        return self.setup(players)
+        return self.setup_rules.new_game(self.tables, players)
 
     def apply(self, state: S, event: E) -> S:
         """The state after ``event``.

@@ -5,16 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reference.core.errors import RuleViolation
+from reference.core.state import with_player as with_player
 from reference.milestones.names import COIN, TURNS
 from reference.milestones.state import PlayerState, State, Worker, evolve
 from reference.milestones.tables import Tables
-
-
-def put_player(state: State, name: str, player: PlayerState) -> State:
-    """The state with `name`'s board replaced."""
-    players = dict(state.players)
-    players[name] = player
-    return evolve(state, players=players)
 
 
 def holding(player: PlayerState, item: str) -> int:
@@ -43,7 +37,7 @@ def transfer(
             goods[item] += sign * n
         supply[item] -= sign * n
     player = evolve(player, coins=coins, goods=goods)
-    return put_player(evolve(state, supply=supply), name, player), player
+    return with_player(evolve(state, supply=supply), name, player), player
 
 
 def pay(state: State, name: str, cost: Mapping[str, int], rule: str, what: str) -> State:
@@ -80,7 +74,7 @@ def score(tables: Tables, state: State, name: str, points: int) -> State:
         return state
     player = state.players[name]
     player = evolve(player, vp=player.vp + points)
-    state = put_player(state, name, player)
+    state = with_player(state, name, player)
     # MIL-END-01: reaching or passing the mark for the player count triggers the end.
     if state.end_trigger is None and player.vp >= tables.end_vp[len(state.players)]:
         state = evolve(state, end_trigger=name)

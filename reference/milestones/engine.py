@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from reference.core.datafile import DataSet
-from reference.core.game import CHANCE, Event, Result
+from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.milestones import legal, rules_building, rules_setup, rules_trading, rules_turn
 from reference.milestones.events import (
@@ -72,6 +71,8 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     event_types: tuple[type[Event], ...] = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    legal_rules = legal
+    setup_rules = rules_setup
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
@@ -80,24 +81,6 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     def read_tables(self, data: DataSet, options: MilestonesOptions) -> Tables:
         """The typed tables (MIL data keys)."""
         return read_tables(data)
-
-    def setup(self, players: Sequence[str]) -> State:
-        """The standard setup for these player names in seat order (start player first)."""
-        return rules_setup.new_game(self.tables, players)
-
-    def to_act(self, state: State) -> str:
-        """The player to act, CHANCE for a reveal or draw, or "" when the game is over."""
-        return legal.to_act(self.tables, state)
-
-    def legal_events(self, state: State) -> list[Event]:
-        """Every legal event here, in a stable order."""
-        return legal.legal_events(self.tables, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[Event, float]]:
-        """Each chance outcome with its probability."""
-        if self.to_act(state) != CHANCE:
-            return []
-        return legal.chance_outcomes(self.tables, state)
 
     def is_over(self, state: State) -> bool:
         """Whether the final scoring is done."""

@@ -66,12 +66,18 @@ def legal_events(tables: Tables, state: State) -> list[Any]:
     if state.phase == OVER:
         return []
     if to_act(tables, state) == CHANCE:
-        return [event for event, _ in chance_outcomes(tables, state)]
+        return [event for event, _ in _chance_outcomes(tables, state)]
     return player_events(tables, state)
 
 
 def chance_outcomes(tables: Tables, state: State) -> list[tuple[Any, float]]:
     """Each chance outcome with its probability (empty when a player acts)."""
+    if to_act(tables, state) != CHANCE:
+        return []
+    return _chance_outcomes(tables, state)
+
+
+def _chance_outcomes(tables: Tables, state: State) -> list[tuple[Any, float]]:
     if state.phase == SETUP:
         bush = next_bush(tables, state)
         if bush is not None:

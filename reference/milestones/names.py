@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 GAME = "milestones"
 
 KINDS: tuple[str, ...] = ("quarryman", "lumberjack", "sand_worker", "grain_grower", "coiner")
@@ -35,11 +37,12 @@ TILE_SPACES: tuple[str, ...] = WORKER_SPACES[:-1]
 """Where a worker tile's left half may lie: W1..W7 (the tile covers that space and the next)."""
 
 # Phases of the game.
-SETUP = "setup"
-DRAFT = "draft"
-TURNS = "turns"
-OVER = "over"
-PHASES: tuple[str, ...] = (SETUP, DRAFT, TURNS, OVER)
+SETUP: Final = "setup"
+DRAFT: Final = "draft"
+TURNS: Final = "turns"
+OVER: Final = "over"
+Phase = Literal["setup", "draft", "turns", "over"]
+PHASES: tuple[Phase, ...] = (SETUP, DRAFT, TURNS, OVER)
 
 LEFT = "left"
 RIGHT = "right"

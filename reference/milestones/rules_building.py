@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from reference.core.errors import RuleViolation
 from reference.milestones.board import edge
-from reference.milestones.common import gain_capped, pay, put_player, score, use_piece
+from reference.milestones.common import gain_capped, pay, score, use_piece, with_player
 from reference.milestones.events import (
     BuildHouse,
     BuildMarketplace,
@@ -205,7 +205,7 @@ def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
     worker = workers[event.space]
     if worker is not None:
         workers[event.space] = evolve(worker, bonus=True)
-    state = put_player(state, event.player, evolve(player, workers=workers))
+    state = with_player(state, event.player, evolve(player, workers=workers))
     tiles = {t: k for t, k in state.board.bonus_tiles.items() if t != event.triangle}
     state = evolve(state, board=evolve(state.board, bonus_tiles=tiles))
     rest = [t for t in state.pending_bonus if t != event.triangle]

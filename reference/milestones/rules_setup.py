@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reference.core.errors import BadOptions, RuleViolation
-from reference.milestones.common import put_player
+from reference.milestones.common import with_player
 from reference.milestones.events import DraftWorkerTile, DrawWorkerTile, RevealBonusTile
 from reference.milestones.names import (
     CASTLE,
@@ -153,7 +153,7 @@ def draft_worker_tile(tables: Tables, state: State, event: DraftWorkerTile) -> S
     right = WORKER_SPACES[WORKER_SPACES.index(event.space) + 1]
     if player.workers[event.space] is not None or player.workers[right] is not None:
         raise RuleViolation("MIL-SETUP-06", f"{event.space} and {right} must both be empty")
-    state = put_player(state, event.player, place_tile(tables, player, event.tile, event.space))
+    state = with_player(state, event.player, place_tile(tables, player, event.tile, event.space))
     pool = tuple(t for t in state.draft_pool if t != event.tile)
     picks = state.picks + 1
     seats = list(state.players)

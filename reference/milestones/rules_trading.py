@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
-from reference.milestones.common import pay, put_player, require_turn, transfer
+from reference.milestones.common import pay, require_turn, transfer, with_player
 from reference.milestones.events import BuyGood, HireWorkerTile, SellGoods
 from reference.milestones.names import COIN, GOODS, TILE_SPACES, TRADING_HOUSE, WORKER_SPACES
 from reference.milestones.rules_setup import place_tile
@@ -57,7 +57,7 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
         supply=supply,
         hired=True,
     )
-    state = put_player(state, event.player, player)
+    state = with_player(state, event.player, player)
     # MIL-END-02: taking the last worker tile (display and pile empty) triggers the end.
     if not display and not state.draw_pile and state.end_trigger is None:
         state = evolve(state, end_trigger=event.player)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
-from reference.milestones.common import put_player, require_turn, uncovered
+from reference.core.state import next_seat
+from reference.milestones.common import require_turn, uncovered, with_player
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
 from reference.milestones.names import (
     CASTLE,
@@ -141,7 +142,7 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
         goods[event.item] -= 1
         player = evolve(player, goods=goods)
     state = evolve(state, supply=supply, returns_due=state.returns_due - 1)
-    return put_player(state, event.player, player)
+    return with_player(state, event.player, player)
 
 
 def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
@@ -158,7 +159,7 @@ def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
     supply = dict(state.supply)
     supply["cover_tiles"] -= 1
     state = evolve(state, supply=supply, cover_due=False)
-    return put_player(state, event.player, evolve(player, workers=workers))
+    return with_player(state, event.player, evolve(player, workers=workers))
 
 
 def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
@@ -170,8 +171,7 @@ def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
             "MIL-TURN-02", f"{event.player} has made {state.moves_made} of the two moves"
         )
     state = leave_space(tables, state)
-    seats = list(state.players)
-    following = seats[(seats.index(event.player) + 1) % len(seats)]
+    following = next_seat(list(state.players), event.player)
     # MIL-END-03: after the triggering turn every other player has one more turn, then the end.
     if state.end_trigger is not None and following == state.end_trigger:
         return final_scoring(tables, evolve(state, refill_due=False))

@@ -7,22 +7,29 @@ from typing import Any
 import attrs
 
 from reference.core.evolve import evolve as evolve
-from reference.milestones.names import GOODS, KINDS, LEFT, LOOP, PHASES, RIGHT, WORKER_SPACES
-
-
-def _non_negative(_: Any, attribute: attrs.Attribute[int], value: int) -> None:
-    if value < 0:
-        raise ValueError(f"{attribute.name} must not be negative, got {value}")
+from reference.core.state import StateInvariantError, not_negative
+from reference.milestones.names import (
+    GOODS,
+    KINDS,
+    LEFT,
+    LOOP,
+    PHASES,
+    RIGHT,
+    WORKER_SPACES,
+    Phase,
+)
 
 
 def _goods_keys(_: Any, attribute: attrs.Attribute[Any], value: dict[str, int]) -> None:
     if tuple(value) != GOODS or any(n < 0 for n in value.values()):
-        raise ValueError(f"{attribute.name} must count {', '.join(GOODS)} (none negative)")
+        raise StateInvariantError(f"{attribute.name} must count {', '.join(GOODS)} (none negative)")
 
 
 def _spaces_keys(_: Any, attribute: attrs.Attribute[Any], value: dict[str, Any]) -> None:
     if tuple(value) != WORKER_SPACES:
-        raise ValueError(f"{attribute.name} must have the spaces {', '.join(WORKER_SPACES)}")
+        raise StateInvariantError(
+            f"{attribute.name} must have the spaces {', '.join(WORKER_SPACES)}"
+        )
 
 
 @attrs.frozen
@@ -56,9 +63,9 @@ class PlayerState:
 
     position: str = attrs.field(validator=attrs.validators.in_(LOOP))
     """The space the pawn stands on: W1..W8, trading_house, board_of_works, mill, castle."""
-    coins: int = attrs.field(validator=_non_negative)
+    coins: int = attrs.field(validator=not_negative)
     goods: dict[str, int] = attrs.field(validator=_goods_keys)
-    vp: int = attrs.field(validator=_non_negative)
+    vp: int = attrs.field(validator=not_negative)
     """Victory points on the score track."""
     workers: dict[str, Worker | None] = attrs.field(validator=_spaces_keys)
     """Worker space W1..W8 (left to right) to the worker on it, or None if empty."""
@@ -88,7 +95,7 @@ class MainBoard:
 class State:
     """A whole game position."""
 
-    phase: str = attrs.field(validator=attrs.validators.in_(PHASES))
+    phase: Phase = attrs.field(validator=attrs.validators.in_(PHASES))
     """setup (chance lays out tiles), draft, turns, over."""
     players: dict[str, PlayerState]
     """By player name, in seat order (the first is the start player)."""
@@ -110,11 +117,11 @@ class State:
     """Workers ("T07.left") built over by a new tile, out of play."""
     discarded_bonus: tuple[str, ...] = ()
     """Kinds of bonus tiles that left play with a built-over worker."""
-    picks: int = attrs.field(default=0, validator=_non_negative)
+    picks: int = attrs.field(default=0, validator=not_negative)
     """Draft picks made so far."""
-    moves_made: int = attrs.field(default=0, validator=_non_negative)
+    moves_made: int = attrs.field(default=0, validator=not_negative)
     """Pawn moves made in the current turn."""
-    returns_due: int = attrs.field(default=0, validator=_non_negative)
+    returns_due: int = attrs.field(default=0, validator=not_negative)
     """Goods and coins the player at the Castle must still give back."""
     cover_due: bool = False
     """The player at the Castle must still cover a worker."""

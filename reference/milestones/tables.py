@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import attrs
 
+from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.errors import BadOptions
 from reference.milestones.board import MapGeometry, parse_map
 from reference.milestones.names import ITEMS, KINDS, PIECES
 
@@ -53,83 +53,45 @@ class Tables:
     geometry: MapGeometry
 
 
-def _count(data: DataSet, key: str, low: int = 0, high: int | None = None) -> int:
-    value = data.value(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise BadOptions(f"data {key}: expected a whole number >= {low}, got {value!r}")
-    if high is not None and value > high:
-        raise BadOptions(f"data {key}: {value} is more than {high}")
-    return value
+def _count(data: DataSet, key: str, low: int = 0, high: int = tb.MOST) -> int:
+    return tb.whole(key, data.value(key), low, high)
 
 
 def _cost(data: DataSet, key: str) -> dict[str, int]:
-    value = data.value(key)
-    if not isinstance(value, dict) or not value:
-        raise BadOptions(f"data {key}: expected a mapping like {{stone: 1, sand: 1}}")
-    cost: dict[str, int] = {}
-    for item, n in value.items():
-        if item not in ITEMS or isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BadOptions(f"data {key}: {item!r}: {n!r} is not a count of {', '.join(ITEMS)}")
-        if n:
-            cost[item] = n
-    return cost
+    cost = tb.counts(key, data.value(key), ITEMS, high=99)
+    if not cost:
+        raise tb.bad(key, "a mapping like {stone: 1, sand: 1}", cost)
+    return {item: n for item, n in cost.items() if n}
 
 
 def _per_players(data: DataSet, key: str) -> dict[int, int]:
-    value = data.value(key)
-    if not isinstance(value, dict):
-        raise BadOptions(f"data {key}: expected a mapping from player count 2, 3, 4 to a number")
-    out: dict[int, int] = {}
-    for k, v in value.items():
-        try:
-            players = int(k)
-        except (TypeError, ValueError):
-            raise BadOptions(f"data {key}: key {k!r} is not a player count") from None
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise BadOptions(f"data {key}: value for {k} must be a whole number >= 1")
-        out[players] = v
-    if set(out) != {2, 3, 4}:
-        raise BadOptions(f"data {key}: needs exactly the player counts 2, 3 and 4")
-    return out
+    raw = tb.player_counts(key, data.value(key), (2, 3, 4))
+    if set(raw) != {2, 3, 4}:
+        raise tb.bad(key, "exactly the player counts 2, 3 and 4", sorted(raw))
+    return {n: tb.whole(f"{key}.{n}", v, 1) for n, v in raw.items()}
 
 
 def _worker_tiles(data: DataSet) -> dict[str, WorkerTile]:
-    value = data.value("tiles.worker_tiles")
-    bad = "data tiles.worker_tiles: expected {id: [[kind, number], [kind, number]], ...}"
-    if not isinstance(value, dict) or not value:
-        raise BadOptions(bad)
+    key = "tiles.worker_tiles"
     tiles: dict[str, WorkerTile] = {}
-    for tile_id, halves in value.items():
-        if not isinstance(halves, list) or len(halves) != 2:
-            raise BadOptions(f"{bad}; tile {tile_id!r} is not two workers")
+    for tile_id, halves in tb.mapping(key, data.value(key), nonempty=True).items():
         parsed: list[tuple[str, int]] = []
-        for half in halves:
-            if (
-                not isinstance(half, list)
-                or len(half) != 2
-                or half[0] not in KINDS
-                or isinstance(half[1], bool)
-                or not isinstance(half[1], int)
-                or half[1] < 0
-            ):
-                raise BadOptions(f"{bad}; tile {tile_id!r} has a bad worker {half!r}")
-            parsed.append((half[0], half[1]))
-        name = str(tile_id)
-        tiles[name] = WorkerTile(name, parsed[0][0], parsed[0][1], parsed[1][0], parsed[1][1])
+        pair = tb.items(f"{key}.{tile_id}", halves)
+        if len(pair) != 2:
+            raise tb.bad(f"{key}.{tile_id}", "two workers [[kind, number], [kind, number]]", pair)
+        for i, half in enumerate(pair):
+            worker = tb.items(f"{key}.{tile_id}[{i}]", half)
+            if len(worker) != 2:
+                raise tb.bad(f"{key}.{tile_id}[{i}]", "a worker [kind, number]", half)
+            kind = tb.choice(f"{key}.{tile_id}[{i}][0]", worker[0], KINDS)
+            parsed.append((kind, tb.whole(f"{key}.{tile_id}[{i}][1]", worker[1], 0, 99)))
+        tiles[tile_id] = WorkerTile(tile_id, parsed[0][0], parsed[0][1], parsed[1][0], parsed[1][1])
     return dict(sorted(tiles.items()))
 
 
 def _bonus_tiles(data: DataSet) -> dict[str, int]:
-    value = data.value("tiles.bonus_tiles")
-    if not isinstance(value, dict) or any(k not in KINDS for k in value):
-        raise BadOptions(f"data tiles.bonus_tiles: expected a mapping from {', '.join(KINDS)}")
-    out: dict[str, int] = {}
-    for kind in KINDS:
-        n = value.get(kind, 0)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BadOptions(f"data tiles.bonus_tiles: {kind}: {n!r} is not a count")
-        out[kind] = n
-    return out
+    found = tb.counts("tiles.bonus_tiles", data.value("tiles.bonus_tiles"), KINDS, high=99)
+    return {kind: found.get(kind, 0) for kind in KINDS}
 
 
 def read_tables(data: DataSet) -> Tables:
@@ -139,24 +101,21 @@ def read_tables(data: DataSet) -> Tables:
     geometry = parse_map(data.value("board.map"))
     bonus = _bonus_tiles(data)
     if sum(bonus.values()) != len(geometry.bushes):
-        raise BadOptions(
-            f"data tiles.bonus_tiles: {sum(bonus.values())} bonus tiles but the map has "
-            f"{len(geometry.bushes)} bush triangles; the two must match"
-        )
+        expected = f"one bonus tile per bush triangle of the map ({len(geometry.bushes)})"
+        raise tb.bad("tiles.bonus_tiles", expected, sum(bonus.values()))
     draft_pool = _per_players(data, "setup.draft_pool")
-    take = _count(data, "setup.draft_take", 1)
-    if take > 3:
-        # Four or more tiles per player may not fit the 8 spaces without overlapping.
-        raise BadOptions("data setup.draft_take: at most 3 tiles fit every way on 8 spaces")
+    # Four or more tiles per player may not fit the 8 spaces without overlapping.
+    take = _count(data, "setup.draft_take", 1, 3)
     for players, pool in draft_pool.items():
         if pool < players * take:
-            raise BadOptions(f"data setup.draft_pool: {pool} tiles cannot give {players} x {take}")
+            expected = f"at least {players} x {take} tiles for {players} players"
+            raise tb.bad(f"setup.draft_pool.{players}", expected, pool)
     tables = Tables(
         start_coins=_count(data, "setup.start_coins"),
-        display_size=_count(data, "setup.display_size", 1),
+        display_size=_count(data, "setup.display_size", 1, 99),
         draft_pool=draft_pool,
         draft_take=take,
-        moves_per_turn=_count(data, "setup.moves_per_turn", 1),
+        moves_per_turn=_count(data, "setup.moves_per_turn", 1, 99),
         worker_tile_cost=_cost(data, "prices.worker_tile"),
         buy_good_cost=_cost(data, "prices.buy_good"),
         sell_goods_per_coin=_count(data, "prices.sell_goods_per_coin", 1, high=12),
@@ -179,7 +138,8 @@ def read_tables(data: DataSet) -> Tables:
         geometry=geometry,
     )
     if tables.pieces["marketplaces"] < 1:
-        raise BadOptions("data supply.marketplaces: the start marketplace needs at least 1")
+        raise tb.bad("supply.marketplaces", "at least 1 (the start marketplace)", 0)
     if tables.start_coins * 4 > tables.coins:
-        raise BadOptions("data setup.start_coins: the coin supply cannot pay every player")
+        expected = f"at most a quarter of supply.coins ({tables.coins})"
+        raise tb.bad("setup.start_coins", expected, tables.start_coins)
     return tables

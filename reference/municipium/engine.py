@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from reference.core.datafile import DataSet
@@ -79,26 +78,12 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     event_types: tuple[type[Event], ...] = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    legal_rules = legal
+    setup_rules = rules_setup
 
     def read_tables(self, data: DataSet, options: MunicipiumOptions) -> Tables:
         """The typed tables (MUN data keys)."""
         return read_tables(data)
-
-    def setup(self, players: Sequence[str]) -> State:
-        """The standard setup (MUN-SETUP-01..07); the first name is the start player."""
-        return rules_setup.new_game(self.tables, players)
-
-    def to_act(self, state: State) -> str:
-        """The player who decides next, or CHANCE for a draw from the bag or the deck."""
-        return legal.to_act(self.tables, state)
-
-    def legal_events(self, state: State) -> list[Event]:
-        """Every legal event, in a stable order."""
-        return legal.legal_events(self.tables, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[Event, float]]:
-        """Each citizen kind in proportion to the bag, or each deck card equally likely."""
-        return legal.chance_outcomes(self.tables, state)
 
     def after_event(self, before: State, after: State) -> State:
         """MUN-END-01: under end_mode ``immediate`` or ``finish_turn`` a family reaching the

@@ -8,17 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.core.state import with_player as with_player
 from reference.municipium.state import Institution, PlayerState, State, evolve
 from reference.municipium.tables import KINDS, Tables
 
 # --- small state edits --------------------------------------------------------------------
-
-
-def with_player(state: State, name: str, player: PlayerState, **changes: Any) -> State:
-    """The state with one family replaced (and any other ``changes``, in the same copy)."""
-    players = dict(state.players)
-    players[name] = player
-    return evolve(state, players=players, **changes)
 
 
 def with_institution(state: State, name: str, institution: Institution, **changes: Any) -> State:

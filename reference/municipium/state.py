@@ -8,13 +8,15 @@ Paths a log may claim (see docs/games/municipium.md):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 import attrs
 
 from reference.core.evolve import evolve as evolve
+from reference.core.state import counts_not_negative, not_negative
 
-PHASES: tuple[str, ...] = (
+Phase = Literal["setup", "placement", "move", "reveal", "prefect", "draw", "place", "power", "over"]
+PHASES: tuple[Phase, ...] = (
     "setup",  # chance: a citizen is drawn for a citizen field before placement
     "placement",  # a player places one family member
     "move",  # the active player moves members, or activates a card (ending the move step)
@@ -29,33 +31,20 @@ PHASES: tuple[str, ...] = (
 DRAW_PURPOSES: tuple[str, ...] = ("setup", "field", "card", "emporium", "basilica", "")
 
 
-def _not_negative(_: Any, attribute: attrs.Attribute[Any], value: int) -> None:
-    if value < 0:
-        raise ValueError(f"{attribute.name} cannot be negative ({value})")
-
-
-def _counts(_: Any, attribute: attrs.Attribute[Any], value: dict[str, int]) -> None:
-    if min(value.values(), default=0) >= 0:
-        return  # the usual case, checked at C speed; else name the first negative count
-    for key, count in value.items():
-        if count < 0:
-            raise ValueError(f"{attribute.name}.{key} cannot be negative ({count})")
-
-
 @attrs.frozen
 class PlayerState:
     """One family: its members on the board, the tokens in front of it and its cards."""
 
-    members: dict[str, int] = attrs.field(validator=_counts)
+    members: dict[str, int] = attrs.field(validator=counts_not_negative)
     """Plain (unwreathed) members in each institution."""
-    wreathed: dict[str, int] = attrs.field(validator=_counts)
+    wreathed: dict[str, int] = attrs.field(validator=counts_not_negative)
     """Members wearing a Wreath of Distinction in each institution (influence 2 each)."""
-    unplaced: int = attrs.field(validator=_not_negative)
+    unplaced: int = attrs.field(validator=not_negative)
     """Members not yet placed (only during the initial placement)."""
-    citizens: dict[str, int] = attrs.field(validator=_counts)
+    citizens: dict[str, int] = attrs.field(validator=counts_not_negative)
     """Citizens held, by kind."""
-    favours: int = attrs.field(validator=_not_negative)
-    decurions: int = attrs.field(validator=_not_negative)
+    favours: int = attrs.field(validator=not_negative)
+    decurions: int = attrs.field(validator=not_negative)
     family_cards: tuple[str, ...]
     """Family cards still face up (usable), by card id."""
     spent_cards: tuple[str, ...]
@@ -66,7 +55,7 @@ class PlayerState:
 class Institution:
     """What lies in one institution apart from the family members."""
 
-    citizens: int = attrs.field(validator=_not_negative)
+    citizens: int = attrs.field(validator=not_negative)
     """Citizens in the common area; they are always of the institution's home kind."""
     favour: bool
     """Whether the meeting room's favour field holds a prefect favour."""
@@ -78,18 +67,18 @@ class Institution:
 class State:
     """A whole position of Municipium."""
 
-    phase: str = attrs.field(validator=attrs.validators.in_(PHASES))
+    phase: Phase = attrs.field(validator=attrs.validators.in_(PHASES))
     current: str
     """The active player (the placer during placement)."""
-    round: int = attrs.field(validator=_not_negative)
+    round: int = attrs.field(validator=not_negative)
     """Game round, 1 for the first round of turns (0 during setup and placement)."""
     players: dict[str, PlayerState]
     institutions: dict[str, Institution]
     prefect: str
     """The institution whose prefect field holds the prefect."""
-    bag: dict[str, int] = attrs.field(validator=_counts)
-    favour_supply: int = attrs.field(validator=_not_negative)
-    wreath_supply: int = attrs.field(validator=_not_negative)
+    bag: dict[str, int] = attrs.field(validator=counts_not_negative)
+    favour_supply: int = attrs.field(validator=not_negative)
+    wreath_supply: int = attrs.field(validator=not_negative)
     temple_order: tuple[str, ...]
     """Families from space I down; earlier wins influence ties."""
     common_deck: tuple[str, ...]
@@ -104,7 +93,7 @@ class State:
     """The card being carried out."""
     draw_for: str = attrs.field(default="", validator=attrs.validators.in_(DRAW_PURPOSES))
     """Why a citizen is being drawn or placed (setup, field, card, emporium, basilica)."""
-    draws_left: int = attrs.field(default=0, validator=_not_negative)
+    draws_left: int = attrs.field(default=0, validator=not_negative)
     """Citizens the citizen card still draws after the one in hand."""
     drawn: str | None = None
     """A drawn citizen waiting to be put in a home institution."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.evolve import evolve as evolve
+from reference.core.state import with_player as with_player
 from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
 from reference.palmyra.state import LEGION, NO_ACTION, OVER, PlayerState, State
 from reference.palmyra.tiles import TILES
@@ -49,14 +50,6 @@ def without(tiles: tuple[str, ...], code: str) -> tuple[str, ...]:
 def with_added(tiles: tuple[str, ...], *codes: str) -> tuple[str, ...]:
     """``tiles`` with ``codes`` added, kept sorted."""
     return tuple(sorted(tiles + codes))
-
-
-def set_player(state: State, name: str, player: PlayerState, **changes: Any) -> State:
-    """``state`` with one player's record replaced (a new players dict, seat order kept) and
-    any other ``changes``, all in one copy."""
-    players = dict(state.players)
-    players[name] = player
-    return evolve(state, players=players, **changes)
 
 
 def finish(state: State, reason: str) -> State:

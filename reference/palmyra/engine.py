@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,8 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     event_types: tuple[type[Event], ...] = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    legal_rules = legal
+    setup_rules = rules_setup
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         super().__init__(options)
@@ -87,24 +89,11 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         """What the last invariant check found, for this rule set only."""
 
     def read_tables(self, data: DataSet, options: PalmyraOptions) -> Config:
-        """The typed tables (PAL data keys) with the options."""
-        return Config(read_tables(data), options)
-
-    def setup(self, players: Sequence[str]) -> State:
-        """City centre, pieces in it, seat kits dealt by chance (PAL-SETUP-*)."""
-        return rules_setup.new_game(self.tables, players)
-
-    def to_act(self, state: State) -> str:
-        """The player to act, or CHANCE while tiles are being drawn."""
-        return legal.to_act(self.tables, state)
-
-    def legal_events(self, state: State) -> list[Event]:
-        """Every legal event here, in a stable order."""
-        return legal.legal_events(self.tables, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[Event, float]]:
-        """Each tile the next draw may turn up, weighted by how many are in the stack."""
-        return legal.chance_outcomes(self.tables, state)
+        """The typed tables (PAL data keys) with the options; data that cannot set up even
+        the fewest players is refused here, when the game is made."""
+        cfg = Config(read_tables(data), options)
+        rules_setup.starting_kits(cfg, 1 if cfg.solo else 2)
+        return cfg
 
     def is_over(self, state: State) -> bool:
         """Whether the game has ended (PAL-END-01, PAL-END-02)."""

@@ -11,9 +11,9 @@ from reference.palmyra.common import (
     move_to,
     occupied,
     position,
-    set_player,
     targets,
     with_added,
+    with_player,
     without,
 )
 from reference.palmyra.draws import plan_draws, start_draws, tiles_choice_matters
@@ -183,7 +183,7 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
     board = dict(state.board)
     board[event.cell] = event.tile
     new_action = evolve(action, placed=(*action.placed, event.cell), earned=action.earned + value)
-    return set_player(state, event.player, new_player, board=board, action=new_action)
+    return with_player(state, event.player, new_player, board=board, action=new_action)
 
 
 def match_value(cfg: Config, state: State, code: str, cell: str, origin: str) -> int:
@@ -243,7 +243,7 @@ def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
         closed = True
     new_player = evolve(player, supply=supply, face_down=with_added(player.face_down, event.tile))
     new_action = evolve(action, flipped=True, closed=closed)
-    return set_player(state, event.player, new_player, action=new_action)
+    return with_player(state, event.player, new_player, action=new_action)
 
 
 def check_can_end(cfg: Config, state: State) -> None:
@@ -293,7 +293,7 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
     # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
     paid = min(owed, state.bank)
-    state = set_player(
+    state = with_player(
         state, name, evolve(player, coins=player.coins + paid), bank=state.bank - paid
     )
     if state.bank == 0:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.palmyra.common import evolve, finish, move_to, occupied, position, set_player
+from reference.palmyra.common import evolve, finish, move_to, occupied, position, with_player
 from reference.palmyra.draws import stack
 from reference.palmyra.events import EndAction, MovePiece, Reorganise
 from reference.palmyra.lattice import CENTRE, parse_cell
@@ -67,7 +67,7 @@ def take_emperor(cfg: Config, state: State, name: str) -> State:
     if player.coins < price:
         raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
     new_player = evolve(player, coins=player.coins - price)
-    return set_player(state, name, new_player, emperor=name, bank=state.bank + price)
+    return with_player(state, name, new_player, emperor=name, bank=state.bank + price)
 
 
 def move_targets(state: State, name: str, piece: str) -> list[str]:
@@ -123,7 +123,7 @@ def move_piece(cfg: Config, state: State, event: MovePiece) -> State:
     else:
         new_player = move_to(player, event.piece, event.to)
     new_action = evolve(state.action, moved=done)
-    return set_player(state, event.player, new_player, action=new_action)
+    return with_player(state, event.player, new_player, action=new_action)
 
 
 def end_moves(cfg: Config, state: State, event: EndAction) -> State:

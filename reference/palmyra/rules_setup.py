@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reference.core.errors import BadOptions
+from reference.core import tables as tb
 from reference.palmyra.common import finish
 from reference.palmyra.draws import after_draws, stacks_empty
 from reference.palmyra.lattice import CENTRE
 from reference.palmyra.state import SETUP, Draw, PlayerState, State
-from reference.palmyra.tables import Config
+from reference.palmyra.tables import Config, Kit
 from reference.palmyra.tiles import LARGE, SMALL, TILES
 
 
@@ -21,23 +21,8 @@ def new_game(cfg: Config, players: Sequence[str]) -> State:
     118
     """
     t = cfg.tables
-    # PAL-SOLO-01: the solo game is set up as for two players, with seat 1's kit.
     count = 2 if cfg.solo else len(players)
-    if count not in t.city_layouts:
-        raise BadOptions(f"data city.layouts: no layout for {count} players")
-    kits = [t.kits[t.solo_kit_seat - 1]] if cfg.solo else list(t.kits[: len(players)])
-    # PAL-SETUP-04: in the advanced game every player gets extra coins.
-    extra = t.advanced_extra_coins if cfg.advanced else 0
-    # PAL-SETUP-06: starting coins come out of the bank.
-    coins = [kit.coins + extra for kit in kits]
-    if sum(coins) > t.bank_total:
-        raise BadOptions("data bank.total: the bank cannot pay the starting coins")
-    large = {c: n for c, n in t.mix.items() if TILES[c].stack == LARGE}
-    small = {c: n for c, n in t.mix.items() if TILES[c].stack == SMALL}
-    if sum(k.large for k in kits) > sum(large.values()) or sum(k.small for k in kits) > sum(
-        small.values()
-    ):
-        raise BadOptions("data tiles.mix: too few tiles for the starting kits")
+    kits, coins, large, small = starting_kits(cfg, len(players))
     draws: list[Draw] = []
     for name, kit in zip(players, kits, strict=True):
         draws += [Draw(name, LARGE)] * kit.large + [Draw(name, SMALL)] * kit.small
@@ -65,3 +50,35 @@ def new_game(cfg: Config, players: Sequence[str]) -> State:
         if cfg.options.tiles_end == "stacks_empty" and stacks_empty(state):
             state = finish(state, "tiles")
     return state
+
+
+def starting_kits(
+    cfg: Config, players: int
+) -> tuple[list[Kit], list[int], dict[str, int], dict[str, int]]:
+    """The seat kits, each seat's starting coins and the two stacks for this many players.
+
+    Raises:
+        BadOptions: the data cannot set up this many players (no city layout, a bank that
+            cannot pay the starting coins, too few tiles for the kits).
+    """
+    t = cfg.tables
+    # PAL-SOLO-01: the solo game is set up as for two players, with seat 1's kit.
+    count = 2 if cfg.solo else players
+    if count not in t.city_layouts:
+        raise tb.bad("city.layouts", f"a layout for {count} players", sorted(t.city_layouts))
+    kits = [t.kits[t.solo_kit_seat - 1]] if cfg.solo else list(t.kits[:players])
+    # PAL-SETUP-04: in the advanced game every player gets extra coins.
+    extra = t.advanced_extra_coins if cfg.advanced else 0
+    # PAL-SETUP-06: starting coins come out of the bank.
+    coins = [kit.coins + extra for kit in kits]
+    if sum(coins) > t.bank_total:
+        expected = f"at least the {sum(coins)} starting coins of {players} players"
+        raise tb.bad("bank.total", expected, t.bank_total)
+    large = {c: n for c, n in t.mix.items() if TILES[c].stack == LARGE}
+    small = {c: n for c, n in t.mix.items() if TILES[c].stack == SMALL}
+    if sum(k.large for k in kits) > sum(large.values()) or sum(k.small for k in kits) > sum(
+        small.values()
+    ):
+        expected = f"enough tiles in each stack for the starting kits of {players} players"
+        raise tb.bad("tiles.mix", expected, t.mix)
+    return kits, coins, large, small

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 import attrs
 from attrs import validators as v
 
 from reference.palmyra.lattice import CENTRE
 
 # Phases of play, in the order a turn goes through them.
-SETUP = "setup"  # chance deals the starting tiles (draws_due)
-TURN = "turn"  # the player to act chooses Conquer, Collect taxes or Reorganise
-CHAIN = "chain"  # Conquer / Collect taxes: tiles are placed one by one
-CHOOSE = "choose"  # an odd number of earned tiles: the player names the size of the extra
-DRAW = "draw"  # chance draws earned tiles (after Conquer) or the Reorganise tile
-MOVE = "move"  # Reorganise: the player moves pieces, then ends the action
-OVER = "over"
-PHASES = (SETUP, TURN, CHAIN, CHOOSE, DRAW, MOVE, OVER)
+SETUP: Final = "setup"  # chance deals the starting tiles (draws_due)
+TURN: Final = "turn"  # the player to act chooses Conquer, Collect taxes or Reorganise
+CHAIN: Final = "chain"  # Conquer / Collect taxes: tiles are placed one by one
+CHOOSE: Final = "choose"  # an odd number of earned tiles: the player names the size of the extra
+DRAW: Final = "draw"  # chance draws earned tiles (after Conquer) or the Reorganise tile
+MOVE: Final = "move"  # Reorganise: the player moves pieces, then ends the action
+OVER: Final = "over"
+Phase = Literal["setup", "turn", "chain", "choose", "draw", "move", "over"]
+PHASES: tuple[Phase, ...] = (SETUP, TURN, CHAIN, CHOOSE, DRAW, MOVE, OVER)
 
 CONQUER = "conquer"
 TAX = "collect_taxes"
@@ -92,7 +95,7 @@ class State:
 
     players: dict[str, PlayerState]
     current: str
-    phase: str = attrs.field(validator=v.in_(PHASES))
+    phase: Phase = attrs.field(validator=v.in_(PHASES))
     board: dict[str, str]
     city: tuple[str, ...]
     large_stack: dict[str, int]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
+from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.errors import BadOptions
 from reference.palmyra.lattice import cell_name, kind_of, parse_cell
 from reference.palmyra.options import ADVANCED, SOLO, PalmyraOptions
 from reference.palmyra.tiles import TILES
@@ -43,77 +41,47 @@ class Tables:
     solo_target: int
 
 
-def _int(data: DataSet, key: str, low: int = 0) -> int:
-    value = data.value(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise BadOptions(f"data {key}: expected a whole number >= {low}, got {value!r}")
-    return value
+def _int(data: DataSet, key: str, low: int = 0, high: int = tb.MOST) -> int:
+    return tb.whole(key, data.value(key), low, high)
 
 
 def _mix(data: DataSet) -> dict[str, int]:
-    raw = data.value("tiles.mix")
-    if not isinstance(raw, dict):
-        raise BadOptions("data tiles.mix: expected a mapping from tile code to count")
-    mix: dict[str, int] = {}
-    for code, count in raw.items():
-        if code not in TILES:
-            known = ", ".join(TILES)
-            raise BadOptions(f"data tiles.mix: {code!r} is no tile code (codes: {known})")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise BadOptions(f"data tiles.mix: count of {code} must be a whole number >= 0")
-        if count:
-            mix[code] = count
-    return mix
+    mix = tb.counts("tiles.mix", data.value("tiles.mix"), TILES, high=99)
+    return {code: n for code, n in mix.items() if n}
 
 
 def _layouts(data: DataSet) -> dict[int, tuple[str, ...]]:
-    raw = data.value("city.layouts")
-    if not isinstance(raw, dict):
-        raise BadOptions("data city.layouts: expected a mapping from player count to cells")
+    key = "city.layouts"
     layouts: dict[int, tuple[str, ...]] = {}
-    for key, cells in raw.items():
-        try:
-            count = int(key)
-        except (TypeError, ValueError):
-            raise BadOptions(f"data city.layouts: key {key!r} is no player count") from None
-        if not isinstance(cells, list) or not cells:
-            raise BadOptions(f"data city.layouts.{key}: expected a non-empty list of cells")
+    for count, cells in tb.player_counts(key, data.value(key), (2, 3, 4, 5)).items():
         names: list[str] = []
-        for cell in cells:
-            xy = parse_cell(str(cell))
-            if xy is None:
-                raise BadOptions(f"data city.layouts.{key}: {cell!r} is not a cell 'x,y'")
+        for i, cell in enumerate(tb.items(f"{key}.{count}", cells, nonempty=True)):
+            xy = parse_cell(cell) if isinstance(cell, str) else None
+            if xy is None or kind_of(cell_name(*xy)) == "":
+                raise tb.bad(f"{key}.{count}[{i}]", "a cell 'x,y' of the lattice", cell)
             names.append(cell_name(*xy))
         if len(set(names)) != len(names):
-            raise BadOptions(f"data city.layouts.{key}: a cell appears twice")
+            raise tb.bad(f"{key}.{count}", "each cell once", cells)
         layouts[count] = tuple(names)
-    for count in (2, 3, 4, 5):
-        if count not in layouts:
-            raise BadOptions(f"data city.layouts: no layout for {count} players")
     return layouts
 
 
 def _kits(data: DataSet) -> tuple[Kit, ...]:
-    raw = data.value("setup.kits")
-    if not isinstance(raw, list) or len(raw) < 5:
-        raise BadOptions("data setup.kits: expected a list of 5 seats {large, small, coins}")
+    key = "setup.kits"
+    raw = tb.items(key, data.value(key), nonempty=True)
+    if len(raw) < 5:
+        raise tb.bad(key, "a list of 5 seats {large, small, coins}", raw)
     kits: list[Kit] = []
     for i, item in enumerate(raw):
-        if not isinstance(item, dict) or set(item) != {"large", "small", "coins"}:
-            raise BadOptions(f"data setup.kits[{i}]: expected keys large, small, coins")
-        values = [item["large"], item["small"], item["coins"]]
-        if any(not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in values):
-            raise BadOptions(f"data setup.kits[{i}]: counts must be whole numbers >= 0")
-        kits.append(Kit(*values))
+        spec = tb.record(f"{key}[{i}]", item, ("large", "small", "coins"))
+        kits.append(
+            Kit(*(tb.whole(f"{key}[{i}].{f}", spec[f], 0, 99) for f in ("large", "small", "coins")))
+        )
     return tuple(kits)
 
 
 def _denominations(data: DataSet) -> None:
-    raw: Any = data.value("bank.denominations")
-    if not isinstance(raw, list) or not all(
-        isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in raw
-    ):
-        raise BadOptions("data bank.denominations: expected a list of coin values > 0")
+    tb.wholes("bank.denominations", data.value("bank.denominations"), 1)
 
 
 def read_tables(data: DataSet) -> Tables:
@@ -128,8 +96,8 @@ def read_tables(data: DataSet) -> Tables:
         bank_total=_int(data, "bank.total"),
         landscape_reward=_int(data, "actions.landscape_match"),
         icon_reward=_int(data, "actions.icon_match"),
-        max_tiles=_int(data, "actions.max_tiles", 1),
-        max_tiles_with_icon=_int(data, "actions.max_tiles_with_icon", 1),
+        max_tiles=_int(data, "actions.max_tiles", 1, 12),
+        max_tiles_with_icon=_int(data, "actions.max_tiles_with_icon", 1, 12),
         emperor_price=_int(data, "emperor.price"),
         emperor_tax_bonus=_int(data, "emperor.tax_bonus"),
         emperor_conquer_bonus=_int(data, "emperor.conquer_bonus"),
@@ -137,10 +105,8 @@ def read_tables(data: DataSet) -> Tables:
         solo_target=_int(data, "solo.target"),
     )
     if tables.solo_kit_seat > len(tables.kits):
-        raise BadOptions("data solo.kit_seat: there is no such seat in setup.kits")
-    for count, cells in tables.city_layouts.items():
-        if any(kind_of(c) == "" for c in cells):
-            raise BadOptions(f"data city.layouts.{count}: bad cell")
+        expected = f"a seat of setup.kits (1..{len(tables.kits)})"
+        raise tb.bad("solo.kit_seat", expected, tables.solo_kit_seat)
     return tables
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.core.state import next_seat
 from reference.palmyra.common import evolve, finish
 from reference.palmyra.state import NO_ACTION, TURN, State
 from reference.palmyra.tables import Config
@@ -21,8 +22,7 @@ def end_turn(cfg: Config, state: State, **changes: Any) -> State:
         # turn it ends in is not counted in ``turn``).
         if drained["bank"] == 0:
             return finish(evolve(state, **drained, **changes), "bank")
-    names = list(state.players)
-    nxt = names[(names.index(state.current) + 1) % len(names)]
+    nxt = next_seat(list(state.players), state.current)
     return evolve(
         state, current=nxt, phase=TURN, action=NO_ACTION, turn=state.turn + 1, **drained, **changes
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from reference.core.datafile import DataSet
@@ -62,23 +61,12 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    legal_rules = legal
+    setup_rules = rounds
 
     def read_tables(self, data: DataSet, options: PillarsOptions) -> Ctx:
         """The typed tables (PIL data keys) with the options and the board's spaces."""
         return make_ctx(read_tables(data), options)
-
-    def setup(self, players: Sequence[str]) -> State:
-        """The standard setup, seat order = ``players``, the first player starts.
-
-        >>> from reference.pillars import make
-        >>> make({}).new_game(["red", "blue"]).players["blue"].gold
-        21
-        """
-        return rounds.new_game(self.tables, players)
-
-    def to_act(self, state: State) -> str:
-        """The player to decide next, or CHANCE."""
-        return legal.to_act(self.tables, state)
 
     def pending(self, state: State) -> tuple[str, ...]:
         """Every player whose decision is due (independent decisions: any order)."""
@@ -87,14 +75,6 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     def why_to_act(self, state: State, player: str) -> str:
         """Why ``player`` is asked now, with the rule id."""
         return legal.why_to_act(self.tables, state, player)
-
-    def legal_events(self, state: State) -> list[Event]:
-        """Every legal event here, in a stable order."""
-        return legal.legal_events(self.tables, state)
-
-    def chance_outcomes(self, state: State) -> list[tuple[Event, float]]:
-        """Each chance outcome with its probability."""
-        return legal.chance_outcomes(self.tables, state)
 
     def before_event(self, state: State, event: Event) -> None:
         """PIL-CRAFT-01: a player over the craftsman limit discards before anything else;

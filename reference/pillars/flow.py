@@ -8,6 +8,8 @@ from typing import Any
 
 import attrs
 
+from reference.core.state import clockwise_from as seat_order_from
+from reference.core.state import with_player as with_player
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
@@ -46,8 +48,7 @@ def location_of(space: str) -> str:
 
 def clockwise_from(state: State, first: str) -> tuple[str, ...]:
     """All players in seat order starting with ``first``."""
-    i = state.seats.index(first)
-    return state.seats[i:] + state.seats[:i]
+    return seat_order_from(state.seats, first)
 
 
 def without(queue: tuple[str, ...], name: str) -> tuple[str, ...]:
@@ -65,13 +66,6 @@ def out_of_play(pile: tuple[str, ...], *cards: str) -> tuple[str, ...]:
 def turn_order(state: State) -> tuple[str, ...]:
     """Players from the start player, clockwise."""
     return clockwise_from(state, state.start_player)
-
-
-def with_player(state: State, name: str, player: PlayerState, **changes: Any) -> State:
-    """A state whose player ``name`` is replaced (and other state fields changed)."""
-    players = dict(state.players)
-    players[name] = player
-    return evolve(state, players=players, **changes)
 
 
 def evolve_player(state: State, name: str, **changes: Any) -> State:

@@ -38,10 +38,16 @@ from reference.pillars.flow import (
     counted_resources,
     craftsman_limit,
     over_limit,
-    permitted,
     usable,
 )
-from reference.pillars.rules_actions import use_times_limit
+from reference.pillars.rules_actions import (
+    buy_back_barred,
+    most_affordable,
+    resale_barred,
+    stone_barred,
+    use_times_limit,
+    wood_barred,
+)
 from reference.pillars.rules_cards import free_spaces, placement_cost
 from reference.pillars.state import State
 from reference.pillars.steps import archbishop_choices
@@ -219,15 +225,14 @@ def _player_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
 def _market_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
     p = state.players[actor]
     out: list[Any] = []
+    # The same predicates buy_resources and sell_resources check (PIL-MARKET-05..10).
     for r in MARKET_RESOURCES:
-        if r == "wood" and not permitted(ctx, p, "buy_wood"):
+        if wood_barred(ctx, p, r) or buy_back_barred(ctx, p, r):
             continue
-        if ctx.o.resale_ban == "both_ways" and r in p.sold:
-            continue
-        most = min(state.market[r], p.gold // ctx.t.buy_prices[r] if ctx.t.buy_prices[r] else 99)
+        most = most_affordable(ctx, state, p, r)
         out += [BuyResources(actor, r, n) for n in range(1, most + 1)]
     for r in RESOURCES:
-        if r in p.bought or (r == "stone" and not permitted(ctx, p, "sell_stone")):
+        if resale_barred(p, r) or stone_barred(ctx, p, r):
             continue
         out += [SellResources(actor, r, n) for n in range(1, usable(p, r) + 1)]
     out.append(PassMarket(actor))

@@ -35,7 +35,7 @@ from reference.pillars.flow import (
     without,
 )
 from reference.pillars.rules_cards import due
-from reference.pillars.state import State, evolve
+from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.steps import (
     after_event_reveal,
     apply_tax,
@@ -175,6 +175,32 @@ def _next_trader(ctx: Ctx, state: State, acted: bool, **changes: Any) -> State:
     return state if queue else start_cathedral(ctx, state)
 
 
+def wood_barred(ctx: Ctx, p: PlayerState, r: str) -> bool:
+    """PIL-MARKET-08: without a woodworker no wood can be bought."""
+    return r == "wood" and not permitted(ctx, p, "buy_wood")
+
+
+def buy_back_barred(ctx: Ctx, p: PlayerState, r: str) -> bool:
+    """PIL-MARKET-07 (option resale_ban=both_ways): no buying back a type sold this round."""
+    return ctx.o.resale_ban == "both_ways" and r in p.sold
+
+
+def most_affordable(ctx: Ctx, state: State, p: PlayerState, r: str) -> int:
+    """PIL-MARKET-05/06: the most cubes of ``r`` the market holds and the player can pay."""
+    price = ctx.t.buy_prices[r]
+    return min(state.market[r], p.gold // price) if price else state.market[r]
+
+
+def stone_barred(ctx: Ctx, p: PlayerState, r: str) -> bool:
+    """PIL-MARKET-09: without a stonecutter no stone can be sold."""
+    return r == "stone" and not permitted(ctx, p, "sell_stone")
+
+
+def resale_barred(p: PlayerState, r: str) -> bool:
+    """PIL-MARKET-07: a type bought this round may not be sold again."""
+    return r in p.bought
+
+
 def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
     """Buy cubes of one type at the market."""
     due(state, "actions", "market", "buying at the market")
@@ -188,11 +214,9 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
         raise RuleViolation(
             "PIL-MARKET-05", f"the market holds {state.market[r]} {r}; cannot buy {ev.count}"
         )
-    # PIL-MARKET-08: without a woodworker no wood can be bought.
-    if r == "wood" and not permitted(ctx, p, "buy_wood"):
+    if wood_barred(ctx, p, r):
         raise RuleViolation("PIL-MARKET-08", f"{ev.player} has no woodworker and cannot buy wood")
-    # PIL-MARKET-07 (option resale_ban=both_ways): no buying back a type sold this round.
-    if ctx.o.resale_ban == "both_ways" and r in p.sold:
+    if buy_back_barred(ctx, p, r):
         raise RuleViolation("PIL-MARKET-07", f"{ev.player} sold {r} this round and cannot buy it")
     # PIL-MARKET-02/06: the price is paid in gold, which may not go below 0.
     price = ctx.t.buy_prices[r] * ev.count
@@ -221,13 +245,11 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
         raise RuleViolation(
             "PIL-MARKET-10", f"{ev.player} holds {usable(p, r)} {r}; cannot sell {ev.count}"
         )
-    # PIL-MARKET-09: without a stonecutter no stone can be sold.
-    if r == "stone" and not permitted(ctx, p, "sell_stone"):
+    if stone_barred(ctx, p, r):
         raise RuleViolation(
             "PIL-MARKET-09", f"{ev.player} has no stonecutter and cannot sell stone"
         )
-    # PIL-MARKET-07: a type bought this round may not be sold again.
-    if r in p.bought:
+    if resale_barred(p, r):
         raise RuleViolation(
             "PIL-MARKET-07", f"{ev.player} bought {r} this round and cannot resell it"
         )

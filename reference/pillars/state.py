@@ -7,57 +7,69 @@ Paths a log or scenario can read or set, for example:
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import attrs
 
 from reference.core.evolve import evolve as evolve
+from reference.core.state import counts_not_negative, not_negative
 
-
-def _non_negative(_inst: object, attr: attrs.Attribute[int], value: int) -> None:
-    if value < 0:
-        raise ValueError(f"{attr.name} may not be negative (got {value})")
-
-
-def _counts_non_negative(
-    _inst: object, attr: attrs.Attribute[dict[str, int]], value: dict[str, int]
-) -> None:
-    for key, n in value.items():
-        if n < 0:
-            raise ValueError(f"{attr.name}.{key} may not be negative (got {n})")
-
-
-PHASES = ("prepare", "cards", "builders", "actions", "over")
+Phase = Literal["prepare", "cards", "builders", "actions", "over"]
 """Round phases: preparation (reveals), Phase I, Phase II, Phase III, and game over."""
+PHASES: tuple[Phase, ...] = get_args(Phase)
+Stage = Literal[
+    "advantages",
+    "craftsmen",
+    "resource_cards",
+    "choose",
+    "draw",
+    "review",
+    "decide",
+    "place_passed",
+    "event",
+    "thomas",
+    "division",
+    "archbishop",
+    "bishop",
+    "tax",
+    "tax_exemption",
+    "shiring",
+    "market",
+    "cathedral",
+    "over",
+]
+"""The step inside a phase awaiting an event (docs/games/pillars.md)."""
 
 
 @attrs.frozen
 class PlayerState:
     """One player's holdings and per-round marks."""
 
-    gold: int = attrs.field(validator=_non_negative)
+    gold: int = attrs.field(validator=not_negative)
     vp: int
-    workers: int = attrs.field(validator=_non_negative)
+    workers: int = attrs.field(validator=not_negative)
     """Own workers (12; 13 with Otto's black worker)."""
-    grey_workers: int = attrs.field(validator=_non_negative)
+    grey_workers: int = attrs.field(validator=not_negative)
     """Grey workers from Shiring Castle usable in this round's Phase I."""
-    grey_workers_next: int = attrs.field(validator=_non_negative)
+    grey_workers_next: int = attrs.field(validator=not_negative)
     """Grey workers taken at step 11, usable next round."""
-    workers_placed: int = attrs.field(validator=_non_negative)
+    workers_placed: int = attrs.field(validator=not_negative)
     """Workers standing on resource areas this round (the rest are in the wool mill)."""
     resource_cards: tuple[str, ...]
     craftsmen: tuple[str, ...]
-    resources: dict[str, int] = attrs.field(validator=_counts_non_negative)
-    owed: dict[str, int] = attrs.field(validator=_counts_non_negative)
+    resources: dict[str, int] = attrs.field(validator=counts_not_negative)
+    owed: dict[str, int] = attrs.field(validator=counts_not_negative)
     """Cubes due from an empty supply, delivered at later production steps."""
     advantages: tuple[str, ...]
     """Permanent and unplayed one-shot advantage cards held."""
-    master_builders: int = attrs.field(validator=_non_negative)
+    master_builders: int = attrs.field(validator=not_negative)
     """Master builders this player owns this round (2 after an unprotected city wall)."""
-    builders_next_round: int = attrs.field(validator=_non_negative)
+    builders_next_round: int = attrs.field(validator=not_negative)
     passed_cards: bool
     bought: tuple[str, ...]
     """Resource types bought at the market this round."""
     sold: tuple[str, ...]
-    craftsman_uses: dict[str, int] = attrs.field(validator=_counts_non_negative)
+    craftsman_uses: dict[str, int] = attrs.field(validator=counts_not_negative)
     """Times each craftsman has been used at this round's step 13."""
     bonus_craftsman: str | None
     """Craftsman given +1 use by the archbishop event this round."""
@@ -83,8 +95,8 @@ class State:
     """Player names in seat (clockwise) order."""
     players: dict[str, PlayerState]
     round: int
-    phase: str
-    stage: str
+    phase: Phase
+    stage: Stage
     """The step inside the phase awaiting an event (see docs/games/pillars.md)."""
     start_player: str
     queue: tuple[str, ...]

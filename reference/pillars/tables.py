@@ -243,7 +243,9 @@ def read_tables(data: DataSet) -> Tables:
     }
     starting = tb.names("setup.starting_craftsmen", v("setup.starting_craftsmen"))
     craftsmen: dict[str, Craftsman] = {}
-    for cid in starting:
+    for i, cid in enumerate(starting):
+        if f"craftsmen.{cid}" not in data.entries:
+            raise tb.bad(f"setup.starting_craftsmen[{i}]", "a craftsman with a data entry", cid)
         craftsmen[cid] = _craftsman(f"craftsmen.{cid}", v(f"craftsmen.{cid}"), range(0, 1))
     # PIL-CRAFT-*: the round cards come out in rounds 1..setup.rounds.
     for cid, spec in tb.mapping("craftsmen.round_cards", v("craftsmen.round_cards")).items():

@@ -92,3 +92,23 @@ def test_catalogue_refuses_duplicates_and_sourceless_rules(tmp_path: Path) -> No
     )
     with pytest.raises(BadOptions, match="not a valid rule catalogue"):
         load_catalogue(path)
+
+
+def test_a_state_validator_break_is_our_invariant_error_not_a_bare_value_error() -> None:
+    from reference.core.errors import EngineInvariantError
+    from reference.core.evolve import evolve
+    from reference.registry import make_game
+
+    game = make_game("pillars", {})
+    state = game.new_game(["red", "blue"])
+    with pytest.raises(EngineInvariantError, match="gold may not be negative"):
+        evolve(state.players["red"], gold=-1)
+
+
+def test_seat_rotation_and_counted_multisets() -> None:
+    from reference.core.state import added, clockwise_from, next_seat, taken
+
+    assert clockwise_from(("a", "b", "c"), "b") == ("b", "c", "a")
+    assert next_seat(("a", "b", "c"), "c") == "a"
+    assert added({"wood": 1}, {"wood": 2, "sand": 1}) == {"wood": 3, "sand": 1}
+    assert taken({"wood": 3, "sand": 1}, {"wood": 2}) == {"wood": 1, "sand": 1}
