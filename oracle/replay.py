@@ -12,6 +12,7 @@ from typing import Any, Literal, NoReturn
 
 import attrs
 
+from oracle.explain import causes
 from oracle.formats.converter import json_equal, structure_event, to_json
 from oracle.formats.log import (
     EventRecord,
@@ -43,6 +44,8 @@ class Divergence:
     path: str
     claimed: Any
     reference: Any
+    causes: tuple[str, ...] = ()
+    """The latest changes of the reference value: change, rule id and title, event index."""
 
 
 @attrs.frozen
@@ -147,11 +150,21 @@ def _replay_event(
             return state
     except (MalformedEvent, RuleViolation, EngineInvariantError, paths.UnknownPath) as exc:
         _stop_at(log, game, record, index, common, exc)
+    differences = _with_causes(log, game, index, differences)
     count = len(differences)
     message = f"{count} claimed value{'s' if count > 1 else ''} differ from the reference"
     where = _where(record, index, common)
     where["events"] = index + 1
     raise _Stop(Verdict(log, "divergent", message, divergences=tuple(differences), **where))
+
+
+def _with_causes(
+    log: str, game: Game, index: int, differences: list[Divergence]
+) -> list[Divergence]:
+    """Each divergence with the events and rules that last changed its reference value
+    (the prefix is replayed once more, recording: only for a divergent verdict)."""
+    found = causes(Path(log), game, index, [d.path for d in differences])
+    return [attrs.evolve(d, causes=found.get(d.path, ())) for d in differences]
 
 
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:

@@ -33,6 +33,8 @@ def verdict_text(v: Verdict) -> str:
         lines.append(
             f"  {d.path}: claimed {json.dumps(d.claimed)}, reference {json.dumps(d.reference)}"
         )
+        if d.causes:
+            lines.append(f"    <- {', '.join(d.causes)}")
     if v.placeholders and v.kind != "malformed":
         if v.kind == "illegal":
             lines.append("  this verdict rests on unconfirmed values: " + "; ".join(v.placeholders))

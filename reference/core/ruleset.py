@@ -30,6 +30,7 @@ from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
 from reference.core.game import CHANCE, Event, Result, check_actor, player_names_ok
 from reference.core.options import load_rules_and_data, read_options
+from reference.core.trace import Recorder
 
 O = TypeVar("O")  # noqa: E741 - the game's options class
 T = TypeVar("T")
@@ -82,6 +83,8 @@ class RuleSet(Generic[O, T, S, E]):
     event_types: tuple[type[E], ...]
     state_type: type[S]
     handlers: Mapping[type[E], Handler[T, S]]
+    event_rules: ClassVar[Mapping[type, str]] = {}
+    """The rule id each event class's changes are put down to (divergence explanations)."""
     legal_rules: LegalRules[T, S, E]
     """The game's legal.py: to_act, legal_events, chance_outcomes."""
     setup_rules: SetupRules[T, S]
@@ -117,6 +120,17 @@ class RuleSet(Generic[O, T, S, E]):
     def invariant_failures(self, state: S) -> list[str]:
         """Every broken invariant of ``state`` (empty when sound)."""
         raise NotImplementedError
+
+    def recording(self, recorder: Recorder) -> RuleSet[O, T, S, E]:
+        """A copy of this rule set whose trace points note into ``recorder`` (used only to
+        explain a divergence; see reference/core/trace.py). A game without trace points
+        returns itself: its changes are put down to ``event_rule``."""
+        return self
+
+    def event_rule(self, event: E) -> str:
+        """The rule an event's changes are put down to when no trace point says more
+        (``event_rules``, by event class; else the event type's name)."""
+        return self.event_rules.get(type(event), f"the {event.type} event")
 
     def pending(self, state: S) -> tuple[str, ...]:
         """Every player whose decision is due now. Usually the one player to act; a game

@@ -53,6 +53,27 @@ HANDLERS: dict[type[Event], Handler[Tables, State]] = {
 """One handler per event class (a contract test checks the two lists match)."""
 
 
+EVENT_RULES: dict[type, str] = {
+    RevealBonusTile: "MIL-SETUP-02",
+    DrawWorkerTile: "MIL-SETUP-04",
+    DraftWorkerTile: "MIL-SETUP-05",
+    Move: "MIL-MOVE-01",
+    ReturnToSupply: "MIL-CASTLE-02",
+    CoverWorker: "MIL-CASTLE-03",
+    EndTurn: "MIL-TURN-02",
+    HireWorkerTile: "MIL-TRADE-02",
+    BuyGood: "MIL-TRADE-05",
+    SellGoods: "MIL-TRADE-06",
+    BuildRoad: "MIL-ROAD-05",
+    BuildHouse: "MIL-HOUSE-03",
+    BuildMarketplace: "MIL-MARKET-02",
+    DeliverFlour: "MIL-MILL-03",
+    ClaimBonus: "MIL-BONUS-03",
+}
+"""The rule each event's changes are put down to when a divergence is explained (by event
+type only: a move's production or order bonus is put down to MIL-MOVE-01)."""
+
+
 class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     """Milestones for 2 to 4 players, configured by options and data tables.
 
@@ -71,6 +92,7 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     event_types: tuple[type[Event], ...] = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
 

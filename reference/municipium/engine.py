@@ -59,6 +59,30 @@ HANDLERS: dict[type[Event], Handler[Tables, State]] = {
 """One handler per event class (a contract test checks the two lists match)."""
 
 
+EVENT_RULES: dict[type, str] = {
+    DrawCitizen: "MUN-BAG-01",
+    RevealCard: "MUN-CARD-04",
+    PlaceMember: "MUN-PLACE-01",
+    MoveMember: "MUN-MOVE-01",
+    DrawCommon: "MUN-CARD-01",
+    PlayFamilyCard: "MUN-CARD-02",
+    MovePrefect: "MUN-PREFECT-05",
+    PlaceCitizen: "MUN-CITIZEN-03",
+    EndPower: "MUN-POWER-03",
+    TavernPull: "MUN-TAVERN-01",
+    UseBaths: "MUN-BATHS-01",
+    EmporiumDraw: "MUN-EMPORIUM-01",
+    BasilicaExchange: "MUN-BASILICA-01",
+    BasilicaDraw: "MUN-BASILICA-02",
+    ForumTakeFromPlayer: "MUN-FORUM-01",
+    ForumTakeFromInstitution: "MUN-FORUM-02",
+    RelocateMember: "MUN-PRAETORIUM-01",
+}
+"""The rule each event's changes are put down to when a divergence is explained (by event
+type only: a citizen event or decurion exchange inside an event is put down to the event's
+rule)."""
+
+
 class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     """Municipium (Knizia, Valley Games 2008) for 2-4 players, configured by options + data.
 
@@ -78,6 +102,7 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     event_types: tuple[type[Event], ...] = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
 

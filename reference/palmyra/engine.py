@@ -56,6 +56,21 @@ HANDLERS: dict[type[Event], Handler[Config, State]] = {
 """One handler per event class (a contract test checks the two lists match)."""
 
 
+EVENT_RULES: dict[type, str] = {
+    Conquer: "PAL-CONQ-01",
+    CollectTaxes: "PAL-TAX-01",
+    FlipTile: "PAL-TAX-03",
+    PlaceTile: "PAL-PLACE-01",
+    EndAction: "PAL-TURN-02",
+    ChooseExtraTile: "PAL-CONQ-03",
+    Reorganise: "PAL-REORG-01",
+    MovePiece: "PAL-REORG-02",
+    DrawTile: "PAL-DRAW-01",
+}
+"""The rule each event's changes are put down to when a divergence is explained (by event
+type only: the coins paid at ``end_action`` are put down to PAL-TURN-02)."""
+
+
 class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     """Palmyra (Eisenstein, Irongames 2013) in standard, advanced or solo mode.
 
@@ -76,6 +91,7 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     event_types: tuple[type[Event], ...] = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
 

@@ -10,6 +10,7 @@ import attrs
 
 from reference.core.state import clockwise_from as seat_order_from
 from reference.core.state import with_player as with_player
+from reference.core.trace import Recorder
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
@@ -29,6 +30,8 @@ class Ctx:
     """Every master-builder space, in board order (``priory_1``, ``priory_2``, ...)."""
     locations: tuple[tuple[str, tuple[str, ...]], ...]
     """Each location in board order with its spaces (``("priory", ("priory_1", ...))``)."""
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a divergence (reference/core/trace.py)."""
 
 
 def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
@@ -38,6 +41,23 @@ def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
     )
     spaces = tuple(space for _, loc_spaces in locations for space in loc_spaces)
     return Ctx(t, o, spaces, locations)
+
+
+def noted(ctx: Ctx, rule_id: str, state: State) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work (noted
+    only while a divergence is being explained); returns ``state``."""
+    if ctx.recorder is not None:
+        ctx.recorder.note(rule_id, state)
+    return state
+
+
+def note_work(ctx: Ctx, rule_id: str, state: State, **working: Any) -> None:
+    """Trace point inside a step that works on copies (``players``, ``supply``, ...): the
+    state with (copies of) them, once rule ``rule_id`` has done its work; only while
+    recording."""
+    if ctx.recorder is not None:
+        copies = {k: dict(v) if isinstance(v, dict) else v for k, v in working.items()}
+        ctx.recorder.note(rule_id, evolve(state, **copies))
 
 
 @cache

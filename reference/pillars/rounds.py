@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reference.pillars.flow import Ctx, clockwise_from, occupants, out_of_play, turn_order
+from reference.pillars.flow import (
+    Ctx,
+    clockwise_from,
+    note_work,
+    noted,
+    occupants,
+    out_of_play,
+    turn_order,
+)
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
 
@@ -99,6 +107,7 @@ def end_round(ctx: Ctx, state: State) -> State:
         start = turn_order(state)[1]
     else:
         start = state.start_player
+    note_work(ctx, "PIL-CATH-07", state, start_player=start)
     # PIL-ROUND-05: unclaimed Kingsbridge and Shiring cards leave the game.
     adv_out = out_of_play(state.advantages_out, *state.kingsbridge.values())
     crafts_out = out_of_play(state.craftsmen_out, *state.shiring.values())
@@ -116,6 +125,7 @@ def end_round(ctx: Ctx, state: State) -> State:
         "queue": (),
         "returning": False,
     }
+    note_work(ctx, "PIL-ROUND-05", state, **cleared)
     # PIL-ROUND-06: the game ends after the last round.
     if state.round >= ctx.t.rounds:
         players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}
@@ -145,7 +155,7 @@ def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
             master_builders=p.builders_next_round,
             **_fresh_for_round(ctx),
         )
-    return evolve(
+    new_round = evolve(
         state,
         players=players,
         supply=supply,
@@ -161,6 +171,7 @@ def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
         passed_builders=(),
         **cleared,
     )
+    return noted(ctx, "PIL-ROUND-04", new_round)
 
 
 def start_cards_phase(state: State) -> State:

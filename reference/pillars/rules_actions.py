@@ -26,6 +26,8 @@ from reference.pillars.flow import (
     evolve_player,
     families,
     gold_after,
+    note_work,
+    noted,
     out_of_play,
     permitted,
     spend_cubes,
@@ -62,7 +64,7 @@ def reveal_event(ctx: Ctx, state: State, ev: RevealEvent) -> State:
     state = evolve(
         state, event=ev.event, events_unseen=unseen, events_seen=state.events_seen + (ev.event,)
     )
-    return after_event_reveal(ctx, state)
+    return after_event_reveal(ctx, noted(ctx, "PIL-EVENT-01", state))
 
 
 def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
@@ -84,7 +86,7 @@ def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
             state = evolve_player(state, ev.player, protected=True)
     elif effect == "tax_exemption":
         state = pay_tax(ctx, state, ev.player)
-    state = evolve(state, queue=queue)
+    state = noted(ctx, rule, evolve(state, queue=queue))
     if queue:
         return state
     return resolve_event(ctx, state) if effect == "protection" else steps_10_to_12(ctx, state)
@@ -98,7 +100,7 @@ def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraf
             "PIL-EVENT-04", f"{ev.craftsman!r} cannot take the archbishop's extra use"
         )
     state = evolve_player(state, ev.player, bonus_craftsman=ev.craftsman)
-    state = evolve(state, queue=without(state.queue, ev.player))
+    state = noted(ctx, "PIL-EVENT-04", evolve(state, queue=without(state.queue, ev.player)))
     if state.queue:
         return state
     # Option archbishop_timing: asked at the event (step 2 follows) or at step 13.
@@ -122,7 +124,7 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     p = evolve(p, craftsmen=tuple(kept))
     out = out_of_play(state.craftsmen_out, ev.craftsman)
     if over:
-        state = with_player(state, ev.player, p, craftsmen_out=out)
+        state = noted(ctx, "PIL-CRAFT-01", with_player(state, ev.player, p, craftsmen_out=out))
         if state.stage == "shiring":
             # Step 10 is over once every Shiring taker is back within the limit.
             still = all_over_limit(ctx, state)
@@ -131,6 +133,7 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     state = with_player(
         state, ev.player, p, craftsmen_out=out, queue=without(state.queue, ev.player)
     )
+    state = noted(ctx, "PIL-EVENT-03", state)
     return state if state.queue else to_bishop(ctx, state)
 
 
@@ -146,6 +149,7 @@ def take_bishop_resource(ctx: Ctx, state: State, ev: TakeBishopResource) -> Stat
     resources[ev.resource] += 1
     p = evolve(p, resources=resources)
     state = with_player(state, ev.player, p, market=market, queue=state.queue[1:])
+    state = noted(ctx, "PIL-BISHOP-01", state)
     return state if state.queue else steps_3_to_8(ctx, state)
 
 
@@ -154,7 +158,7 @@ def roll_tax(ctx: Ctx, state: State, ev: RollTax) -> State:
     due(state, "actions", "tax", "rolling the tax die")
     if ev.tax not in ctx.t.die_faces:
         raise RuleViolation("PIL-TAX-01", f"the tax die has no face {ev.tax}")
-    return apply_tax(ctx, evolve(state, tax=ev.tax))
+    return apply_tax(ctx, noted(ctx, "PIL-TAX-01", evolve(state, tax=ev.tax)))
 
 
 # --- step 12: market ---------------------------------------------------------------------
@@ -168,10 +172,11 @@ def _resource(name: str) -> str:
     return name
 
 
-def _next_trader(ctx: Ctx, state: State, acted: bool, **changes: Any) -> State:
-    """The state with ``changes``; the turn passes to the next trader, or step 13 begins."""
+def _next_trader(ctx: Ctx, state: State, rule: str, acted: bool, **changes: Any) -> State:
+    """The state with ``changes`` (rule ``rule``'s work); the turn passes to the next trader,
+    or step 13 begins."""
     queue = state.queue[1:] + state.queue[:1] if acted else state.queue[1:]
-    state = evolve(state, queue=queue, **changes)
+    state = noted(ctx, rule, evolve(state, queue=queue, **changes))
     return state if queue else start_cathedral(ctx, state)
 
 
@@ -231,7 +236,7 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
     bought = p.bought if r in p.bought else p.bought + (r,)
     players = dict(state.players)
     players[ev.player] = evolve(p, gold=p.gold - price, resources=resources, bought=bought)
-    return _next_trader(ctx, state, True, players=players, market=market)
+    return _next_trader(ctx, state, "PIL-MARKET-02", True, players=players, market=market)
 
 
 def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
@@ -264,13 +269,13 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     gold = gold_after(ctx, p.gold, ctx.t.sell_prices[r] * ev.count)
     players = dict(state.players)
     players[ev.player] = evolve(p, resources=resources, owed=owed, sold=sold, gold=gold)
-    return _next_trader(ctx, state, True, players=players, supply=supply)
+    return _next_trader(ctx, state, "PIL-MARKET-03", True, players=players, supply=supply)
 
 
 def pass_market(ctx: Ctx, state: State, ev: PassMarket) -> State:
     """PIL-MARKET-01: a player who passes trades no more this round."""
     due(state, "actions", "market", "passing at the market")
-    return _next_trader(ctx, state, False)
+    return _next_trader(ctx, state, "PIL-MARKET-01", False)
 
 
 # --- step 13: cathedral ------------------------------------------------------------------
@@ -379,4 +384,5 @@ def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
         spend_cubes(resources, owed, supply, r, back[r])
     players = dict(state.players)
     players[ev.player] = evolve(p, resources=resources, owed=owed)
+    note_work(ctx, "PIL-CATH-06", state, players=players, supply=supply, returning=False)
     return cathedral_turn(ctx, state, players, state.queue[1:], supply=supply, returning=False)

@@ -14,6 +14,8 @@ from reference.pillars.flow import (
     event_affects,
     gold_after,
     grant,
+    note_work,
+    noted,
     occupants,
     out_of_play,
     pay,
@@ -44,7 +46,7 @@ def after_event_reveal(ctx: Ctx, state: State) -> State:
             players = dict(state.players)
             for name in bishop:
                 players[name] = evolve(players[name], protected=True)
-            state = evolve(state, players=players)
+            state = noted(ctx, "PIL-BISHOP-01", evolve(state, players=players))
         queue = tuple(
             n
             for n in turn_order(state)
@@ -92,7 +94,8 @@ def resolve_event(ctx: Ctx, state: State) -> State:
             choosers.append(name)
         # yield_per_card acts at production (steps 6-8).
     if changed:
-        state = evolve(state, players=players, supply=supply)
+        rule = "PIL-EVENT-05" if card.effect == "builders_next_round" else "PIL-EVENT-01"
+        state = noted(ctx, rule, evolve(state, players=players, supply=supply))
     if choosers:
         stage = "division" if card.effect == "discard_craftsman" else "archbishop"
         return evolve(state, stage=stage, queue=tuple(choosers))
@@ -143,6 +146,7 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = players[name]
         if p.wool_mill():
             players[name] = add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
+    note_work(ctx, "PIL-CARDS-07", state, players=players)
     # PIL-KINGSBRIDGE-01 (step 4): occupants take the advantage card on their space.
     supply = dict(state.supply)
     kingsbridge = dict(state.kingsbridge)
@@ -153,6 +157,16 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
             card_id = kingsbridge.pop(space)
             if take_advantage(ctx, players, supply, owner, card_id):
                 advantages_out = out_of_play(advantages_out, card_id)
+    note_work(ctx, "PIL-ADV-01", state, players=players, supply=supply)
+    note_work(
+        ctx,
+        "PIL-KINGSBRIDGE-01",
+        state,
+        players=players,
+        supply=supply,
+        kingsbridge=kingsbridge,
+        advantages_out=advantages_out,
+    )
     # PIL-PRIORY-01 (step 5): 2 VP on the first space, 1 on the second; Philip +1 (PIL-ADV-06).
     for i, vp in enumerate(t.priory_vp, 1):
         owner = state.spaces.get(f"priory_{i}")
@@ -161,6 +175,15 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = players[owner]
         bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
         players[owner] = add_vp(ctx, p, vp + bonus)
+    note_work(
+        ctx,
+        "PIL-PRIORY-01",
+        state,
+        players=players,
+        supply=supply,
+        kingsbridge=kingsbridge,
+        advantages_out=advantages_out,
+    )
     # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market;
     # PIL-PROD-02: what the supply lacks is owed; PIL-PROD-03: served in turn order, owed
     # cubes first (owed metal after step 8).
@@ -187,14 +210,18 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
             resource_cards=(),
             workers_placed=0,
         )
-    return evolve(
-        state,
-        players=players,
-        supply=supply,
-        kingsbridge=kingsbridge,
-        advantages_out=advantages_out,
-        stage="tax",
-        queue=(),
+    return noted(
+        ctx,
+        "PIL-PROD-01",
+        evolve(
+            state,
+            players=players,
+            supply=supply,
+            kingsbridge=kingsbridge,
+            advantages_out=advantages_out,
+            stage="tax",
+            queue=(),
+        ),
     )
 
 
@@ -267,6 +294,7 @@ def apply_tax(ctx: Ctx, state: State) -> State:
         resources["metal"] += take
         metal -= take
         players[first] = evolve(p, resources=resources)
+        note_work(ctx, "PIL-TAX-01", state, players=players, kings_court_metal=metal)
     deciders: list[str] = []
     for name in turn_order(state):
         if name in court:
@@ -274,7 +302,9 @@ def apply_tax(ctx: Ctx, state: State) -> State:
         if advantage_with(ctx, players[name], "tax_exemption"):
             deciders.append(name)
             continue
-        players[name] = pay(ctx, players[name], tax_due(ctx, state, name))
+        due = tax_due(ctx, state, name)
+        players[name] = pay(ctx, players[name], due)
+        note_work(ctx, tax_rule(ctx, state, name, due), state, players=players)
     state = evolve(state, players=players, kings_court_metal=metal)
     if deciders:
         return evolve(state, stage="tax_exemption", queue=tuple(deciders))
@@ -290,9 +320,19 @@ def tax_due(ctx: Ctx, state: State, name: str) -> int:
     return due
 
 
+def tax_rule(ctx: Ctx, state: State, name: str, due: int) -> str:
+    """The rule a tax payment rests on: PIL-TAX-02 for a shortfall, PIL-ADV-05 when
+    Francis caps it, else PIL-TAX-01 (``state``: before the payment)."""
+    if state.players[name].gold < due:
+        return "PIL-TAX-02"
+    return "PIL-ADV-05" if state.tax is not None and due < state.tax else "PIL-TAX-01"
+
+
 def pay_tax(ctx: Ctx, state: State, name: str) -> State:
     """One player pays the tax (PIL-TAX-02 covers a shortfall)."""
-    return with_player(state, name, pay(ctx, state.players[name], tax_due(ctx, state, name)))
+    due = tax_due(ctx, state, name)
+    rule = tax_rule(ctx, state, name, due)
+    return noted(ctx, rule, with_player(state, name, pay(ctx, state.players[name], due)))
 
 
 def steps_10_to_12(ctx: Ctx, state: State) -> State:
@@ -305,7 +345,7 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
         for space, owner in takers:
             card = shiring.pop(space)
             players[owner] = evolve(players[owner], craftsmen=players[owner].craftsmen + (card,))
-        state = evolve(state, shiring=shiring, players=players)
+        state = noted(ctx, "PIL-SHIRING-01", evolve(state, shiring=shiring, players=players))
     # PIL-CRAFT-01: a player now over the craftsman limit discards before step 11.
     over = all_over_limit(ctx, state)
     if over:
@@ -325,7 +365,7 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
             workers -= take
             p = players[owner]
             players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + take)
-        state = evolve(state, players=players, castle_workers=workers)
+        state = noted(ctx, "PIL-CASTLE-01", evolve(state, players=players, castle_workers=workers))
     # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
     queue = market_order(ctx, occupants(state, "market"))
     if queue:
@@ -401,4 +441,5 @@ def cathedral_turn(
     if scored:
         players = dict(players)
         players[name] = evolve(p, craftsman_uses=uses, gold=gold, vp=vp)
+        note_work(ctx, "PIL-CATH-05", state, players=players, queue=queue, **changes)
     return evolve(state, players=players, queue=queue, **changes)
