@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import TypeVar
 
+from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions
 
 MOST = 999
@@ -37,6 +38,11 @@ def whole(key: str, value: object, low: int = 0, high: int = MOST) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise bad(key, f"a whole number {low}..{high}", value)
     return value
+
+
+def whole_at(data: DataSet, key: str, low: int = 0, high: int = MOST) -> int:
+    """The whole number in ``low..high`` at data key ``key``."""
+    return whole(key, data.value(key), low, high)
 
 
 def flag(key: str, value: object) -> bool:

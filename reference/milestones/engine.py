@@ -8,25 +8,8 @@ from typing import Any
 from reference.core.datafile import DataSet
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
+from reference.milestones import events as ev
 from reference.milestones import legal, rules_building, rules_setup, rules_trading, rules_turn
-from reference.milestones.events import (
-    EVENT_TYPES,
-    BuildHouse,
-    BuildMarketplace,
-    BuildRoad,
-    BuyGood,
-    ClaimBonus,
-    CoverWorker,
-    DeliverFlour,
-    DraftWorkerTile,
-    DrawWorkerTile,
-    EndTurn,
-    HireWorkerTile,
-    Move,
-    ReturnToSupply,
-    RevealBonusTile,
-    SellGoods,
-)
 from reference.milestones.invariants import InvariantChecker
 from reference.milestones.names import GAME, OVER
 from reference.milestones.options import MilestonesOptions
@@ -34,21 +17,21 @@ from reference.milestones.state import State
 from reference.milestones.tables import Tables, read_tables
 
 HANDLERS: dict[type[Event], Handler[Tables, State]] = {
-    RevealBonusTile: rules_setup.reveal_bonus_tile,
-    DrawWorkerTile: rules_setup.draw_worker_tile,
-    DraftWorkerTile: rules_setup.draft_worker_tile,
-    Move: rules_turn.move,
-    ReturnToSupply: rules_turn.return_to_supply,
-    CoverWorker: rules_turn.cover_worker,
-    EndTurn: rules_turn.end_turn,
-    HireWorkerTile: rules_trading.hire_worker_tile,
-    BuyGood: rules_trading.buy_good,
-    SellGoods: rules_trading.sell_goods,
-    BuildRoad: rules_building.build_road,
-    BuildHouse: rules_building.build_house,
-    BuildMarketplace: rules_building.build_marketplace,
-    DeliverFlour: rules_building.deliver_flour,
-    ClaimBonus: rules_building.claim_bonus,
+    ev.RevealBonusTile: rules_setup.reveal_bonus_tile,
+    ev.DrawWorkerTile: rules_setup.draw_worker_tile,
+    ev.DraftWorkerTile: rules_setup.draft_worker_tile,
+    ev.Move: rules_turn.move,
+    ev.ReturnToSupply: rules_turn.return_to_supply,
+    ev.CoverWorker: rules_turn.cover_worker,
+    ev.EndTurn: rules_turn.end_turn,
+    ev.HireWorkerTile: rules_trading.hire_worker_tile,
+    ev.BuyGood: rules_trading.buy_good,
+    ev.SellGoods: rules_trading.sell_goods,
+    ev.BuildRoad: rules_building.build_road,
+    ev.BuildHouse: rules_building.build_house,
+    ev.BuildMarketplace: rules_building.build_marketplace,
+    ev.DeliverFlour: rules_building.deliver_flour,
+    ev.ClaimBonus: rules_building.claim_bonus,
 }
 """One handler per event class (a contract test checks the two lists match)."""
 
@@ -89,7 +72,7 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     min_players = 2
     max_players = 4
     options_type = MilestonesOptions
-    event_types: tuple[type[Event], ...] = EVENT_TYPES
+    event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES

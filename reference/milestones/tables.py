@@ -53,10 +53,6 @@ class Tables:
     geometry: MapGeometry
 
 
-def _count(data: DataSet, key: str, low: int = 0, high: int = tb.MOST) -> int:
-    return tb.whole(key, data.value(key), low, high)
-
-
 def _cost(data: DataSet, key: str) -> dict[str, int]:
     cost = tb.counts(key, data.value(key), ITEMS, high=99)
     if not cost:
@@ -105,34 +101,34 @@ def read_tables(data: DataSet) -> Tables:
         raise tb.bad("tiles.bonus_tiles", expected, sum(bonus.values()))
     draft_pool = _per_players(data, "setup.draft_pool")
     # Four or more tiles per player may not fit the 8 spaces without overlapping.
-    take = _count(data, "setup.draft_take", 1, 3)
+    take = tb.whole_at(data, "setup.draft_take", 1, 3)
     for players, pool in draft_pool.items():
         if pool < players * take:
             expected = f"at least {players} x {take} tiles for {players} players"
             raise tb.bad(f"setup.draft_pool.{players}", expected, pool)
     tables = Tables(
-        start_coins=_count(data, "setup.start_coins"),
-        display_size=_count(data, "setup.display_size", 1, 99),
+        start_coins=tb.whole_at(data, "setup.start_coins"),
+        display_size=tb.whole_at(data, "setup.display_size", 1, 99),
         draft_pool=draft_pool,
         draft_take=take,
-        moves_per_turn=_count(data, "setup.moves_per_turn", 1, 99),
+        moves_per_turn=tb.whole_at(data, "setup.moves_per_turn", 1, 99),
         worker_tile_cost=_cost(data, "prices.worker_tile"),
         buy_good_cost=_cost(data, "prices.buy_good"),
-        sell_goods_per_coin=_count(data, "prices.sell_goods_per_coin", 1, high=12),
-        order_bonus_coins=_count(data, "prices.order_bonus_coins"),
+        sell_goods_per_coin=tb.whole_at(data, "prices.sell_goods_per_coin", 1, high=12),
+        order_bonus_coins=tb.whole_at(data, "prices.order_bonus_coins"),
         costs={k: _cost(data, f"prices.{k}") for k in ("road", "house", "marketplace", "flour")},
-        flour_coins=_count(data, "prices.flour_coins"),
+        flour_coins=tb.whole_at(data, "prices.flour_coins"),
         end_vp=_per_players(data, "scoring.end_vp"),
-        bonus_vp=_count(data, "scoring.bonus_vp"),
-        bonus_worker_weight=_count(data, "scoring.bonus_worker_weight", 1),
-        majority_win_vp=_count(data, "scoring.majority_win_vp"),
-        majority_tie_vp=_count(data, "scoring.majority_tie_vp"),
-        flour_numbers_scored=_count(data, "scoring.flour_numbers_scored"),
-        keep_max=_count(data, "castle.keep_max"),
-        cover_if_workers_over=_count(data, "castle.cover_if_workers_over"),
-        cubes_per_good=_count(data, "supply.cubes_per_good"),
-        coins=_count(data, "supply.coins"),
-        pieces={p: _count(data, f"supply.{p}") for p in PIECES},
+        bonus_vp=tb.whole_at(data, "scoring.bonus_vp"),
+        bonus_worker_weight=tb.whole_at(data, "scoring.bonus_worker_weight", 1),
+        majority_win_vp=tb.whole_at(data, "scoring.majority_win_vp"),
+        majority_tie_vp=tb.whole_at(data, "scoring.majority_tie_vp"),
+        flour_numbers_scored=tb.whole_at(data, "scoring.flour_numbers_scored"),
+        keep_max=tb.whole_at(data, "castle.keep_max"),
+        cover_if_workers_over=tb.whole_at(data, "castle.cover_if_workers_over"),
+        cubes_per_good=tb.whole_at(data, "supply.cubes_per_good"),
+        coins=tb.whole_at(data, "supply.coins"),
+        pieces={p: tb.whole_at(data, f"supply.{p}") for p in PIECES},
         worker_tiles=_worker_tiles(data),
         bonus_tiles=bonus,
         geometry=geometry,

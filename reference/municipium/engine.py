@@ -7,29 +7,10 @@ from pathlib import Path
 from reference.core.datafile import DataSet
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
+from reference.municipium import events as ev
 from reference.municipium import legal, rules_setup
 from reference.municipium import rules_powers as powers
 from reference.municipium import rules_turn as turn
-from reference.municipium.events import (
-    EVENT_TYPES,
-    BasilicaDraw,
-    BasilicaExchange,
-    DrawCitizen,
-    DrawCommon,
-    EmporiumDraw,
-    EndPower,
-    ForumTakeFromInstitution,
-    ForumTakeFromPlayer,
-    MoveMember,
-    MovePrefect,
-    PlaceCitizen,
-    PlaceMember,
-    PlayFamilyCard,
-    RelocateMember,
-    RevealCard,
-    TavernPull,
-    UseBaths,
-)
 from reference.municipium.invariants import invariant_failures
 from reference.municipium.options import MunicipiumOptions
 from reference.municipium.state import State, evolve
@@ -38,23 +19,23 @@ from reference.municipium.tables import Tables, read_tables
 PACKAGE_DIR = Path(__file__).parent
 
 HANDLERS: dict[type[Event], Handler[Tables, State]] = {
-    DrawCitizen: turn.draw_citizen,
-    RevealCard: turn.reveal_card,
-    PlaceMember: turn.place_member,
-    MoveMember: turn.move_member,
-    DrawCommon: turn.draw_common,
-    PlayFamilyCard: turn.play_family_card,
-    MovePrefect: turn.move_prefect,
-    PlaceCitizen: turn.place_citizen,
-    EndPower: powers.end_power,
-    TavernPull: powers.tavern_pull,
-    UseBaths: powers.use_baths,
-    EmporiumDraw: powers.emporium_draw,
-    BasilicaExchange: powers.basilica_exchange,
-    BasilicaDraw: powers.basilica_draw,
-    ForumTakeFromPlayer: powers.forum_take_from_player,
-    ForumTakeFromInstitution: powers.forum_take_from_institution,
-    RelocateMember: powers.relocate_member,
+    ev.DrawCitizen: turn.draw_citizen,
+    ev.RevealCard: turn.reveal_card,
+    ev.PlaceMember: turn.place_member,
+    ev.MoveMember: turn.move_member,
+    ev.DrawCommon: turn.draw_common,
+    ev.PlayFamilyCard: turn.play_family_card,
+    ev.MovePrefect: turn.move_prefect,
+    ev.PlaceCitizen: turn.place_citizen,
+    ev.EndPower: powers.end_power,
+    ev.TavernPull: powers.tavern_pull,
+    ev.UseBaths: powers.use_baths,
+    ev.EmporiumDraw: powers.emporium_draw,
+    ev.BasilicaExchange: powers.basilica_exchange,
+    ev.BasilicaDraw: powers.basilica_draw,
+    ev.ForumTakeFromPlayer: powers.forum_take_from_player,
+    ev.ForumTakeFromInstitution: powers.forum_take_from_institution,
+    ev.RelocateMember: powers.relocate_member,
 }
 """One handler per event class (a contract test checks the two lists match)."""
 
@@ -99,7 +80,7 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     min_players = 2
     max_players = 4
     options_type = MunicipiumOptions
-    event_types: tuple[type[Event], ...] = EVENT_TYPES
+    event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES

@@ -157,9 +157,6 @@ def read_tables(data: DataSet) -> Tables:
     common = _cards(data, "cards.common_cards", rooms, order)
     family = _cards(data, "cards.family_cards", rooms, order)
 
-    def whole(key: str, low: int, high: int = 99) -> int:
-        return tb.whole(key, data.value(key), low, high)
-
     return Tables(
         order=order,
         home=home,
@@ -167,13 +164,13 @@ def read_tables(data: DataSet) -> Tables:
         homes_of=homes_of,
         neighbours=_roads(data, order),
         prefect_start=start,
-        citizens_per_kind=whole("components.citizens_per_kind", 3),
-        favours=whole("components.favours", len(rooms)),
-        wreaths=whole("components.wreaths", 0),
-        members=whole("components.members_per_family", 1, 20),
-        field_min_players=whole("components.citizen_field_min_players", 2),
-        decurions_to_end=whole("components.decurions_to_end", 1),
-        basilica_size=whole("components.basilica_exchange_size", 1, high=10),
+        citizens_per_kind=tb.whole_at(data, "components.citizens_per_kind", 3, 99),
+        favours=tb.whole_at(data, "components.favours", len(rooms), 99),
+        wreaths=tb.whole_at(data, "components.wreaths", 0, 99),
+        members=tb.whole_at(data, "components.members_per_family", 1, 20),
+        field_min_players=tb.whole_at(data, "components.citizen_field_min_players", 2, 99),
+        decurions_to_end=tb.whole_at(data, "components.decurions_to_end", 1, 99),
+        basilica_size=tb.whole_at(data, "components.basilica_exchange_size", 1, high=10),
         common_cards=common,
         family_cards=family,
         common_ids=tuple(sorted(common)),

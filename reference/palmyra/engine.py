@@ -10,20 +10,9 @@ from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
+from reference.palmyra import events as ev
 from reference.palmyra import invariants, legal, rules_setup
 from reference.palmyra.draws import choose_extra, draw_tile
-from reference.palmyra.events import (
-    EVENT_TYPES,
-    ChooseExtraTile,
-    CollectTaxes,
-    Conquer,
-    DrawTile,
-    EndAction,
-    FlipTile,
-    MovePiece,
-    PlaceTile,
-    Reorganise,
-)
 from reference.palmyra.options import SOLO, PalmyraOptions
 from reference.palmyra.rules_chain import end_chain, flip_tile, place_tile, start_chain
 from reference.palmyra.rules_reorg import end_moves, move_piece, reorganise
@@ -33,7 +22,7 @@ from reference.palmyra.tables import Config, read_tables
 PACKAGE_DIR = Path(__file__).parent
 
 
-def end_action(cfg: Config, state: State, event: EndAction) -> State:
+def end_action(cfg: Config, state: State, event: ev.EndAction) -> State:
     """PAL-TURN-02: end_action closes a chain or a Reorganise, nothing else."""
     if state.phase == CHAIN:
         return end_chain(cfg, state, event)
@@ -43,15 +32,15 @@ def end_action(cfg: Config, state: State, event: EndAction) -> State:
 
 
 HANDLERS: dict[type[Event], Handler[Config, State]] = {
-    Conquer: start_chain,
-    CollectTaxes: start_chain,
-    FlipTile: flip_tile,
-    PlaceTile: place_tile,
-    EndAction: end_action,
-    ChooseExtraTile: choose_extra,
-    Reorganise: reorganise,
-    MovePiece: move_piece,
-    DrawTile: draw_tile,
+    ev.Conquer: start_chain,
+    ev.CollectTaxes: start_chain,
+    ev.FlipTile: flip_tile,
+    ev.PlaceTile: place_tile,
+    ev.EndAction: end_action,
+    ev.ChooseExtraTile: choose_extra,
+    ev.Reorganise: reorganise,
+    ev.MovePiece: move_piece,
+    ev.DrawTile: draw_tile,
 }
 """One handler per event class (a contract test checks the two lists match)."""
 
@@ -88,7 +77,7 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     turn_rule = "PAL-TURN-01"
     package_dir = PACKAGE_DIR
     options_type = PalmyraOptions
-    event_types: tuple[type[Event], ...] = EVENT_TYPES
+    event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES

@@ -41,10 +41,6 @@ class Tables:
     solo_target: int
 
 
-def _int(data: DataSet, key: str, low: int = 0, high: int = tb.MOST) -> int:
-    return tb.whole(key, data.value(key), low, high)
-
-
 def _mix(data: DataSet) -> dict[str, int]:
     mix = tb.counts("tiles.mix", data.value("tiles.mix"), TILES, high=99)
     return {code: n for code, n in mix.items() if n}
@@ -91,18 +87,18 @@ def read_tables(data: DataSet) -> Tables:
         mix=_mix(data),
         city_layouts=_layouts(data),
         kits=_kits(data),
-        advanced_extra_coins=_int(data, "setup.advanced_extra_coins"),
-        solo_kit_seat=_int(data, "solo.kit_seat", 1),
-        bank_total=_int(data, "bank.total"),
-        landscape_reward=_int(data, "actions.landscape_match"),
-        icon_reward=_int(data, "actions.icon_match"),
-        max_tiles=_int(data, "actions.max_tiles", 1, 12),
-        max_tiles_with_icon=_int(data, "actions.max_tiles_with_icon", 1, 12),
-        emperor_price=_int(data, "emperor.price"),
-        emperor_tax_bonus=_int(data, "emperor.tax_bonus"),
-        emperor_conquer_bonus=_int(data, "emperor.conquer_bonus"),
-        solo_drain=_int(data, "solo.drain_per_turn"),
-        solo_target=_int(data, "solo.target"),
+        advanced_extra_coins=tb.whole_at(data, "setup.advanced_extra_coins"),
+        solo_kit_seat=tb.whole_at(data, "solo.kit_seat", 1),
+        bank_total=tb.whole_at(data, "bank.total"),
+        landscape_reward=tb.whole_at(data, "actions.landscape_match"),
+        icon_reward=tb.whole_at(data, "actions.icon_match"),
+        max_tiles=tb.whole_at(data, "actions.max_tiles", 1, 12),
+        max_tiles_with_icon=tb.whole_at(data, "actions.max_tiles_with_icon", 1, 12),
+        emperor_price=tb.whole_at(data, "emperor.price"),
+        emperor_tax_bonus=tb.whole_at(data, "emperor.tax_bonus"),
+        emperor_conquer_bonus=tb.whole_at(data, "emperor.conquer_bonus"),
+        solo_drain=tb.whole_at(data, "solo.drain_per_turn"),
+        solo_target=tb.whole_at(data, "solo.target"),
     )
     if tables.solo_kit_seat > len(tables.kits):
         expected = f"a seat of setup.kits (1..{len(tables.kits)})"

@@ -233,10 +233,7 @@ def read_tables(data: DataSet) -> Tables:
     """Typed tables from the data in force; raises BadOptions on a value of the wrong shape."""
     v = data.value
 
-    def whole(key: str, low: int = 0, high: int = tb.MOST) -> int:
-        return tb.whole(key, v(key), low, high)
-
-    rounds = whole("setup.rounds", 1, 20)
+    rounds = tb.whole_at(data, "setup.rounds", 1, 20)
     resource_cards = {
         cid: _resource_card(f"cards.resource_cards.{cid}", spec)
         for cid, spec in tb.mapping("cards.resource_cards", v("cards.resource_cards")).items()
@@ -266,48 +263,52 @@ def read_tables(data: DataSet) -> Tables:
     gold_cap = v("board.gold_cap")
     tables = Tables(
         gold_by_seat=tb.wholes("setup.gold_by_seat", v("setup.gold_by_seat")),
-        start_vp=whole("setup.start_vp"),
-        workers=whole("setup.workers", 0, 99),
-        master_builders=whole("setup.master_builders", 1, 12),
+        start_vp=tb.whole_at(data, "setup.start_vp"),
+        workers=tb.whole_at(data, "setup.workers", 0, 99),
+        master_builders=tb.whole_at(data, "setup.master_builders", 1, 12),
         starting_craftsmen=starting,
         cubes=tb.counts("setup.cubes", v("setup.cubes"), RESOURCES, exact=True, high=99),
         market_stock=tb.counts(
             "setup.market_stock", v("setup.market_stock"), MARKET_RESOURCES, exact=True, high=99
         ),
-        kings_court_metal=whole("setup.kings_court_metal", 0, 99),
-        grey_workers=whole("setup.grey_workers", 0, 99),
-        cost_start=whole("setup.cost_start"),
+        kings_court_metal=tb.whole_at(data, "setup.kings_court_metal", 0, 99),
+        grey_workers=tb.whole_at(data, "setup.grey_workers", 0, 99),
+        cost_start=tb.whole_at(data, "setup.cost_start"),
         rounds=rounds,
         # A board space count beyond 12 is no printed board; it would only exhaust memory.
-        capacity={loc: whole(f"board.capacity_{loc}", 0, 12) for loc in LOCATIONS},
+        capacity={loc: tb.whole_at(data, f"board.capacity_{loc}", 0, 12) for loc in LOCATIONS},
         priory_vp=tb.wholes("board.priory_vp", v("board.priory_vp"), 0, PER_CARD_MOST),
-        wool_mill_gold_per_worker=whole("board.wool_mill_gold_per_worker", 0, PER_CARD_MOST),
-        castle_grey_workers=whole("board.castle_grey_workers", 0, 99),
-        kings_court_first_metal=whole("board.kings_court_first_metal", 0, 99),
-        free_from_draw=whole("board.free_from_draw", 1),
-        resource_limit=whole("board.resource_limit", 0, 99),
+        wool_mill_gold_per_worker=tb.whole_at(
+            data, "board.wool_mill_gold_per_worker", 0, PER_CARD_MOST
+        ),
+        castle_grey_workers=tb.whole_at(data, "board.castle_grey_workers", 0, 99),
+        kings_court_first_metal=tb.whole_at(data, "board.kings_court_first_metal", 0, 99),
+        free_from_draw=tb.whole_at(data, "board.free_from_draw", 1),
+        resource_limit=tb.whole_at(data, "board.resource_limit", 0, 99),
         resource_limit_counts_metal=tb.flag(
             "board.resource_limit_counts_metal", v("board.resource_limit_counts_metal")
         ),
-        craftsman_limit=whole("board.craftsman_limit", 1, 99),
+        craftsman_limit=tb.whole_at(data, "board.craftsman_limit", 1, 99),
         gold_cap=None if gold_cap is None else tb.whole("board.gold_cap", gold_cap, 1),
-        vp_floor=whole("board.vp_floor", -tb.MOST),
+        vp_floor=tb.whole_at(data, "board.vp_floor", -tb.MOST),
         buy_prices=tb.counts(
             "market.buy_prices", v("market.buy_prices"), MARKET_RESOURCES, exact=True
         ),
         sell_prices=tb.counts("market.sell_prices", v("market.sell_prices"), RESOURCES, exact=True),
         die_faces=tb.wholes("tax.die_faces", v("tax.die_faces"), 0, 99),
-        shortfall_gold_per_vp=whole("tax.shortfall_gold_per_vp"),
+        shortfall_gold_per_vp=tb.whole_at(data, "tax.shortfall_gold_per_vp"),
         resource_cards=resource_cards,
-        resource_cards_revealed=whole("cards.resource_cards_revealed", 0, len(resource_cards)),
+        resource_cards_revealed=tb.whole_at(
+            data, "cards.resource_cards_revealed", 0, len(resource_cards)
+        ),
         craftsmen=craftsmen,
         permissions=permissions,
-        shiring_per_round=whole("craftsmen.shiring_per_round", 0, 12),
+        shiring_per_round=tb.whole_at(data, "craftsmen.shiring_per_round", 0, 12),
         advantages=advantages,
-        advantages_per_round=whole("advantages.per_round", 0, 12),
-        advantages_used=whole("advantages.used_per_game"),
+        advantages_per_round=tb.whole_at(data, "advantages.per_round", 0, 12),
+        advantages_used=tb.whole_at(data, "advantages.used_per_game"),
         events=events,
-        events_used=whole("events.used_per_game"),
+        events_used=tb.whole_at(data, "events.used_per_game"),
         archbishop_excluded=tb.names("events.archbishop_excluded", v("events.archbishop_excluded")),
     )
     _check_consistency(tables)
