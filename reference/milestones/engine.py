@@ -37,21 +37,21 @@ HANDLERS: dict[type[Event], Handler[Tables, State]] = {
 
 
 EVENT_RULES: dict[type, str] = {
-    RevealBonusTile: "MIL-SETUP-02",
-    DrawWorkerTile: "MIL-SETUP-04",
-    DraftWorkerTile: "MIL-SETUP-05",
-    Move: "MIL-MOVE-01",
-    ReturnToSupply: "MIL-CASTLE-02",
-    CoverWorker: "MIL-CASTLE-03",
-    EndTurn: "MIL-TURN-02",
-    HireWorkerTile: "MIL-TRADE-02",
-    BuyGood: "MIL-TRADE-05",
-    SellGoods: "MIL-TRADE-06",
-    BuildRoad: "MIL-ROAD-05",
-    BuildHouse: "MIL-HOUSE-03",
-    BuildMarketplace: "MIL-MARKET-02",
-    DeliverFlour: "MIL-MILL-03",
-    ClaimBonus: "MIL-BONUS-03",
+    ev.RevealBonusTile: "MIL-SETUP-02",
+    ev.DrawWorkerTile: "MIL-SETUP-04",
+    ev.DraftWorkerTile: "MIL-SETUP-05",
+    ev.Move: "MIL-MOVE-01",
+    ev.ReturnToSupply: "MIL-CASTLE-02",
+    ev.CoverWorker: "MIL-CASTLE-03",
+    ev.EndTurn: "MIL-TURN-02",
+    ev.HireWorkerTile: "MIL-TRADE-02",
+    ev.BuyGood: "MIL-TRADE-05",
+    ev.SellGoods: "MIL-TRADE-06",
+    ev.BuildRoad: "MIL-ROAD-05",
+    ev.BuildHouse: "MIL-HOUSE-03",
+    ev.BuildMarketplace: "MIL-MARKET-02",
+    ev.DeliverFlour: "MIL-MILL-03",
+    ev.ClaimBonus: "MIL-BONUS-03",
 }
 """The rule each event's changes are put down to when a divergence is explained (by event
 type only: a move's production or order bonus is put down to MIL-MOVE-01)."""

@@ -46,15 +46,15 @@ HANDLERS: dict[type[Event], Handler[Config, State]] = {
 
 
 EVENT_RULES: dict[type, str] = {
-    Conquer: "PAL-CONQ-01",
-    CollectTaxes: "PAL-TAX-01",
-    FlipTile: "PAL-TAX-03",
-    PlaceTile: "PAL-PLACE-01",
-    EndAction: "PAL-TURN-02",
-    ChooseExtraTile: "PAL-CONQ-03",
-    Reorganise: "PAL-REORG-01",
-    MovePiece: "PAL-REORG-02",
-    DrawTile: "PAL-DRAW-01",
+    ev.Conquer: "PAL-CONQ-01",
+    ev.CollectTaxes: "PAL-TAX-01",
+    ev.FlipTile: "PAL-TAX-03",
+    ev.PlaceTile: "PAL-PLACE-01",
+    ev.EndAction: "PAL-TURN-02",
+    ev.ChooseExtraTile: "PAL-CONQ-03",
+    ev.Reorganise: "PAL-REORG-01",
+    ev.MovePiece: "PAL-REORG-02",
+    ev.DrawTile: "PAL-DRAW-01",
 }
 """The rule each event's changes are put down to when a divergence is explained (by event
 type only: the coins paid at ``end_action`` are put down to PAL-TURN-02)."""
