@@ -27,8 +27,9 @@ from oracle.report import (
     verdict_text,
     verdicts_junit,
 )
-from oracle.rulebook import core_catalogue
+from oracle.rulebook import alias_text, core_catalogue, game_aliases, rules_naming
 from oracle.scenarios import run_all
+from reference.core.aliases import aliases_of, named
 from reference.core.catalogue import Catalogue, Rule
 from reference.core.datafile import load_profile_file
 from reference.core.errors import BadOptions
@@ -250,7 +251,32 @@ def explain(
             cited = _citing(folder).get(rule_id, [])
             typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
             raise typer.Exit(EXIT_OK)
-    _usage(f"no rule {rule_id!r} in any catalogue")
+    if _explain_name(rule_id):
+        raise typer.Exit(EXIT_OK)
+    _usage(f"no rule, alias or aliased name {rule_id!r} in any game")
+
+
+def _explain_name(word: str) -> bool:
+    """Print what another name means (``Wollmesse``), or one of our ids' other names
+    (``wool_fair``); False when ``word`` is neither."""
+    found = False
+    for catalogue, rules in _catalogues():
+        if rules is None:
+            continue
+        aliases = game_aliases(rules)
+        for alias in named(aliases, word):
+            typer.echo(alias_text(alias, catalogue.game))
+            naming = rules_naming(catalogue, alias.means)
+            if naming:
+                typer.echo(f"  rules naming {alias.means}: {', '.join(naming)}")
+            found = True
+        others = aliases_of(aliases, word)
+        if others:
+            typer.echo(f"{word} ({catalogue.game}): other names (not accepted in logs):")
+            for alias in others:
+                typer.echo(f"  - {alias.alias} ({alias.language}; {alias.source})")
+            found = True
+    return found
 
 
 def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
