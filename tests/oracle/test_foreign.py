@@ -81,3 +81,23 @@ def test_a_log_never_accepts_an_alias(tmp_path: Path) -> None:
     verdict = validate_log(log, GameCache())
     assert verdict.kind == "illegal"
     assert verdict.rule_id == "PIL-ROUND-01"
+
+
+REPO = Path(__file__).resolve().parents[2]
+SAULEN_PROFILE = REPO / "profiles" / "pillars-saulen.yaml"
+SAULEN_OPTIONS = REPO / "profiles" / "pillars-saulen-options.json"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_saulen_profile_loads_plays_and_validates(seed: int, tmp_path: Path) -> None:
+    log = tmp_path / "saulen.jsonl"
+    args = ["play", "--game", "pillars", "--players", "4", "--seed", str(seed)]
+    args += ["--profile", str(SAULEN_PROFILE), "--options", SAULEN_OPTIONS.read_text()]
+    result = runner.invoke(app, [*args, "-o", str(log)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 0, result.output
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["options"]["archbishop_timing"] == "cathedral"
+    assert header["options"]["market_builders"] == "last"
+    assert header["options"]["profile"] == {"board.gold_cap": 30}
+    assert validate_log(log, GameCache()).kind == "valid"
