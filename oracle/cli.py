@@ -149,6 +149,7 @@ def validate(
     games = GameCache(_profile(profile))
     failed = internal = False
     verdicts = []
+    noted: set[tuple[str | None, tuple[str, ...]]] = set()
     for path in _log_files(logs):
         verdict = validate_log(path, games, at)
         failed |= verdict.fails(strict)
@@ -156,7 +157,11 @@ def validate(
         if fmt is not Format.text:
             verdicts.append(verdict)
         else:
-            typer.echo(verdict_text(verdict))
+            # The placeholder data in force is noted once per run (per game and data).
+            key = (verdict.game, verdict.placeholders)
+            typer.echo(verdict_text(verdict, placeholders_noted=key in noted))
+            if verdict.kind not in ("illegal", "malformed"):
+                noted.add(key)
             if at is not None and verdict.state_at is not None:
                 typer.echo(json.dumps(verdict.state_at, indent=1))
             elif at is not None and verdict.kind != "malformed":
@@ -253,7 +258,7 @@ def explain(
             raise typer.Exit(EXIT_OK)
     if _explain_name(rule_id):
         raise typer.Exit(EXIT_OK)
-    _usage(f"no rule, alias or aliased name {rule_id!r} in any game")
+    _usage(f"no rule {rule_id!r} in any catalogue, and no alias or aliased name")
 
 
 def _explain_name(word: str) -> bool:

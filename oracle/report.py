@@ -11,8 +11,10 @@ from oracle.replay import Verdict
 from oracle.scenarios import ScenarioResult
 
 
-def verdict_text(v: Verdict) -> str:
-    """A verdict in a few lines: the first says it all, the others give details."""
+def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
+    """A verdict in a few lines: the first says it all, the others give details.
+    ``placeholders_noted``: the run already said which placeholder data is in force (the
+    note is given once per run; a verdict resting on a placeholder still says so)."""
     where = ""
     if v.event_index is not None:
         where = f" at event {v.event_index}"
@@ -38,7 +40,7 @@ def verdict_text(v: Verdict) -> str:
     if v.placeholders and v.kind != "malformed":
         if v.kind == "illegal":
             lines.append("  this verdict rests on unconfirmed values: " + "; ".join(v.placeholders))
-        else:
+        elif not placeholders_noted:
             lines.append(
                 "  placeholder data in force (unconfirmed values; replace with --profile): "
                 + ", ".join(v.placeholders)

@@ -101,3 +101,20 @@ def test_the_saulen_profile_loads_plays_and_validates(seed: int, tmp_path: Path)
     assert header["options"]["market_builders"] == "last"
     assert header["options"]["profile"] == {"board.gold_cap": 30}
     assert validate_log(log, GameCache()).kind == "valid"
+
+
+def test_placeholder_note_once_per_run_in_text_always_in_json(tmp_path: Path) -> None:
+    for seed in (1, 2, 3):
+        args = ["play", "--game", "pillars", "--players", "2", "--seed", str(seed)]
+        result = runner.invoke(app, [*args, "-o", str(tmp_path / f"g{seed}.jsonl")])
+        assert result.exit_code == 0, result.output
+    text = runner.invoke(app, ["validate", str(tmp_path)])
+    assert text.exception is None or isinstance(text.exception, SystemExit)
+    assert text.exit_code == 0, text.output
+    assert text.output.count(": valid (pillars") == 3
+    assert text.output.count("placeholder data in force") == 1
+    data = runner.invoke(app, ["validate", str(tmp_path), "--format", "json"])
+    assert data.exit_code == 0, data.output
+    verdicts = json.loads(data.output)
+    assert len(verdicts) == 3
+    assert all("board.capacity_market" in v["placeholders"] for v in verdicts)
