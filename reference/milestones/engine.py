@@ -11,7 +11,7 @@ from reference.core.ruleset import Handler, RuleSet
 from reference.milestones import events as ev
 from reference.milestones import legal, rules_building, rules_setup, rules_trading, rules_turn
 from reference.milestones.invariants import InvariantChecker
-from reference.milestones.names import GAME, OVER
+from reference.milestones.names import DRAFT, GAME, OVER
 from reference.milestones.options import MilestonesOptions
 from reference.milestones.state import State
 from reference.milestones.tables import Tables, read_tables
@@ -82,6 +82,16 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
         self._invariants = InvariantChecker(self.tables)
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (what a MIL-TURN-01 verdict adds)."""
+        if state.phase == DRAFT:
+            return f"{player} drafts: the last seat first, then anticlockwise (MIL-SETUP-05)"
+        if state.returns_due or state.cover_due:
+            return f"{player} landed on the Castle and owes its tax first (MIL-CASTLE-04)"
+        if state.pending_bonus:
+            return f"{player} earned a bonus tile and claims it at once (MIL-BONUS-04)"
+        return f"it is {player}'s turn: two moves, then the end of the turn (MIL-TURN-02)"
 
     def read_tables(self, data: DataSet, options: MilestonesOptions) -> Tables:
         """The typed tables (MIL data keys)."""

@@ -87,6 +87,18 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     legal_rules = legal
     setup_rules = rules_setup
 
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (what a MUN-TURN-01 verdict adds)."""
+        if state.phase == "place":
+            return f"{player} places the citizen drawn for them (MUN-CITIZEN-03)"
+        if state.phase == "power":
+            return f"{player} has most influence in the {state.power} and uses it (MUN-POWER-01)"
+        if state.phase == "prefect":
+            return f"{player} sends the prefect for their card (MUN-PREFECT-05)"
+        if state.phase == "placement":
+            return f"{player} places a member, one each in seat order (MUN-PLACE-01)"
+        return f"it is {player}'s turn: moves, then one card (MUN-TURN-02)"
+
     def read_tables(self, data: DataSet, options: MunicipiumOptions) -> Tables:
         """The typed tables (MUN data keys)."""
         return read_tables(data)

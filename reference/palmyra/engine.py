@@ -16,7 +16,7 @@ from reference.palmyra.draws import choose_extra, draw_tile
 from reference.palmyra.options import SOLO, PalmyraOptions
 from reference.palmyra.rules_chain import end_chain, flip_tile, place_tile, start_chain
 from reference.palmyra.rules_reorg import end_moves, move_piece, reorganise
-from reference.palmyra.state import CHAIN, MOVE, OVER, State
+from reference.palmyra.state import CHAIN, CHOOSE, MOVE, OVER, State
 from reference.palmyra.tables import Config, read_tables
 
 PACKAGE_DIR = Path(__file__).parent
@@ -92,6 +92,16 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         self.max_players = 1 if solo else 5
         self._memo = invariants.Memo()
         """What the last invariant check found, for this rule set only."""
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (what a PAL-TURN-01 verdict adds)."""
+        if state.phase == CHAIN:
+            return f"{player} is placing tiles in an action and ends it first (PAL-TURN-02)"
+        if state.phase == MOVE:
+            return f"{player} is moving pieces after Reorganise (PAL-REORG-02)"
+        if state.phase == CHOOSE:
+            return f"{player} names the stack of the odd earned tile (PAL-CONQ-03)"
+        return f"it is {player}'s turn, seats in order from the first (PAL-SETUP-05)"
 
     def read_tables(self, data: DataSet, options: PalmyraOptions) -> Config:
         """The typed tables (PAL data keys) with the options; data that cannot set up even

@@ -15,14 +15,18 @@ space at event 22 (PIL-PRIORY-01): 4.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
+
+import attrs
 
 from oracle.formats.converter import structure_event
 from oracle.games import GameCache
+from oracle.play import choose
 from oracle.replay import validate_log
 from reference.core.errors import RuleViolation
-from reference.core.game import step
-from reference.registry import make_game
+from reference.core.game import CHANCE, step
+from reference.registry import game_names, make_game
 
 HEADER = {
     "format": "rules-oracle-log",
@@ -158,10 +162,36 @@ def test_a_turn_verdict_says_why_the_player_to_act_is_asked() -> None:
 
 def test_every_event_type_of_every_game_names_a_catalogue_rule() -> None:
     """What a divergence is put down to when no trace point says more is a real rule id."""
-    from reference.registry import game_names
-
     for name in game_names():
         game = make_game(name, {})
         ids = set(game.catalogue.ids())
         for cls in game.event_types:
             assert game.event_rules.get(cls) in ids, (name, cls.__name__)
+
+
+def test_every_game_says_why_the_player_to_act_is_asked() -> None:
+    """A turn verdict in any game names the rule that makes the player to act the one."""
+    prefixes = {"milestones": "MIL-", "palmyra": "PAL-", "municipium": "MUN-", "pillars": "PIL-"}
+    for name, prefix in prefixes.items():
+        game = make_game(name, {})
+        state = game.new_game(("red", "blue"))
+        rng = random.Random(7)
+        checked = 0
+        for _ in range(400):
+            if game.is_over(state):
+                break
+            actor = game.to_act(state)
+            event = choose(game, state, rng)
+            if actor != CHANCE and checked < 3:
+                other = "blue" if actor == "red" else "red"
+                try:
+                    game.apply(state, attrs.evolve(event, player=other))
+                except RuleViolation as exc:
+                    assert exc.rule_id.endswith("TURN-01"), (name, exc)
+                    assert exc.message.startswith(f"{actor} is to act, not {other}: ")
+                    assert f"({prefix}" in exc.message, exc.message
+                    checked += 1
+                else:
+                    raise AssertionError(f"{name}: {other} acted for {actor}")
+            state = step(game, state, event)
+        assert checked == 3, name
