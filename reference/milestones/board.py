@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from reference.core.errors import BadOptions
+from reference.core.grid import int_pair
 
 _NEIGHBOUR_STEPS: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
@@ -30,13 +31,10 @@ def corners_of(triangle: str) -> tuple[str, str, str] | None:
     """The three corner names of a triangle name, or None if the name is not one."""
     if len(triangle) < 4 or triangle[0] not in "UD":
         return None
-    parts = triangle[1:].split(",")
-    if len(parts) != 2:
+    pair = int_pair(triangle[1:])
+    if pair is None:
         return None
-    try:
-        q, r = int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
+    q, r = pair
     if triangle[0] == "U":
         return point(q, r), point(q + 1, r), point(q, r + 1)
     return point(q + 1, r), point(q, r + 1), point(q + 1, r + 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reference.core.errors import BadOptions, RuleViolation
+from reference.core.state import taken
 from reference.milestones.common import with_player
 from reference.milestones.events import DraftWorkerTile, DrawWorkerTile, RevealBonusTile
 from reference.milestones.names import (
@@ -86,8 +87,7 @@ def reveal_bonus_tile(tables: Tables, state: State, event: RevealBonusTile) -> S
         raise RuleViolation("MIL-SETUP-02", f"the next bush triangle to reveal is {bush}")
     if state.bonus_pool.get(event.kind, 0) <= 0:
         raise RuleViolation("MIL-SETUP-02", f"no face-down {event.kind} bonus tile is left")
-    pool = dict(state.bonus_pool)
-    pool[event.kind] -= 1
+    pool = taken(state.bonus_pool, {event.kind: 1})
     tiles = dict(state.board.bonus_tiles)
     tiles[bush] = event.kind
     board = evolve(state.board, bonus_tiles=tiles)

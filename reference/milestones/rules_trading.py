@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
+from reference.core.state import added
 from reference.milestones.common import pay, require_turn, transfer, with_player
 from reference.milestones.events import BuyGood, HireWorkerTile, SellGoods
 from reference.milestones.names import COIN, GOODS, TILE_SPACES, TRADING_HOUSE, WORKER_SPACES
@@ -46,8 +47,7 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
         if old.covered:
             covers += 1
     player = place_tile(tables, player, event.tile, event.space)
-    supply = dict(state.supply)
-    supply["cover_tiles"] += covers
+    supply = added(state.supply, {"cover_tiles": covers})
     display = tuple(t for t in state.display if t != event.tile)
     state = evolve(
         state,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
-from reference.core.state import next_seat
+from reference.core.state import added, next_seat, taken
 from reference.milestones.common import require_turn, uncovered, with_player
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
 from reference.milestones.names import (
@@ -89,13 +89,11 @@ def move(tables: Tables, state: State, event: Move) -> State:
     amount = min(amount, state.supply[good]) if amount else 0
     supply = state.supply
     if amount:
-        supply = dict(supply)
-        supply[good] -= amount
+        supply = taken(supply, {good: amount})
         if good == COIN:
             player = evolve(player, position=landing, coins=player.coins + amount)
         else:
-            goods = dict(player.goods)
-            goods[good] += amount
+            goods = added(player.goods, {good: amount})
             player = evolve(player, position=landing, goods=goods)
     else:
         player = evolve(player, position=landing)
@@ -129,8 +127,7 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
     player = state.players[event.player]
     if event.item not in ITEMS:
         raise RuleViolation("MIL-CASTLE-02", f"{event.item!r} is not a good or a coin")
-    supply = dict(state.supply)
-    supply[event.item] += 1
+    supply = added(state.supply, {event.item: 1})
     if event.item == COIN:
         if player.coins < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no coin to give back")
@@ -138,8 +135,7 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
     else:
         if player.goods[event.item] < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no {event.item}")
-        goods = dict(player.goods)
-        goods[event.item] -= 1
+        goods = taken(player.goods, {event.item: 1})
         player = evolve(player, goods=goods)
     state = evolve(state, supply=supply, returns_due=state.returns_due - 1)
     return with_player(state, event.player, player)
@@ -156,8 +152,7 @@ def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
         raise RuleViolation("MIL-CASTLE-03", f"{event.space} holds no uncovered worker")
     workers = dict(player.workers)
     workers[event.space] = evolve(worker, covered=True)
-    supply = dict(state.supply)
-    supply["cover_tiles"] -= 1
+    supply = taken(state.supply, {"cover_tiles": 1})
     state = evolve(state, supply=supply, cover_due=False)
     return with_player(state, event.player, evolve(player, workers=workers))
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from reference.core.grid import int_pair
+
 CENTRE = "centre"
 """The position of a piece standing in the city centre (any number may stand there)."""
 
@@ -21,13 +23,10 @@ SQUARE = "S"
 @lru_cache(maxsize=4096)
 def parse_cell(text: str) -> tuple[int, int] | None:
     """The (x, y) of a cell name like ``"-1,2"``, or None if it is not one."""
-    parts = text.split(",")
-    if len(parts) != 2:
+    pair = int_pair(text)
+    if pair is None:
         return None
-    try:
-        x, y = int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
+    x, y = pair
     if f"{x},{y}" != text:
         return None
     return x, y

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.state import added, taken
 from reference.pillars.events import (
     BuyResources,
     ChooseArchbishopCraftsman,
@@ -142,11 +143,9 @@ def take_bishop_resource(ctx: Ctx, state: State, ev: TakeBishopResource) -> Stat
     due(state, "actions", "bishop", "taking the Bishop's cube")
     if ev.resource not in MARKET_RESOURCES or state.market[ev.resource] < 1:
         raise RuleViolation("PIL-BISHOP-01", f"the market has no {ev.resource} to take")
-    market = dict(state.market)
-    market[ev.resource] -= 1
+    market = taken(state.market, {ev.resource: 1})
     p = state.players[ev.player]
-    resources = dict(p.resources)
-    resources[ev.resource] += 1
+    resources = added(p.resources, {ev.resource: 1})
     p = evolve(p, resources=resources)
     state = with_player(state, ev.player, p, market=market, queue=state.queue[1:])
     state = noted(ctx, "PIL-BISHOP-01", state)
@@ -229,10 +228,8 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
         raise RuleViolation(
             "PIL-MARKET-06", f"{ev.count} {r} cost {price} gold; {ev.player} has {p.gold}"
         )
-    market = dict(state.market)
-    market[r] -= ev.count
-    resources = dict(p.resources)
-    resources[r] += ev.count
+    market = taken(state.market, {r: ev.count})
+    resources = added(p.resources, {r: ev.count})
     bought = p.bought if r in p.bought else p.bought + (r,)
     players = dict(state.players)
     players[ev.player] = evolve(p, gold=p.gold - price, resources=resources, bought=bought)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.errors import RuleViolation
+from reference.core.state import added, taken
 from reference.pillars.events import (
     DrawMasterBuilder,
     PassCards,
@@ -200,8 +201,7 @@ def draw_master_builder(ctx: Ctx, state: State, ev: DrawMasterBuilder) -> State:
     due(state, "builders", "draw", "drawing a master builder")
     if state.bag.get(ev.owner, 0) < 1:
         raise RuleViolation("PIL-BUILD-01", f"no master builder of {ev.owner} is in the bag")
-    bag = dict(state.bag)
-    bag[ev.owner] -= 1
+    bag = taken(state.bag, {ev.owner: 1})
     review = ctx.o.start_player_rejects and not state.players[state.start_player].reject_used
     return evolve(
         state,
@@ -223,8 +223,7 @@ def review_drawn_builder(ctx: Ctx, state: State, ev: ReviewDrawnBuilder) -> Stat
     if not ev.reject:
         return evolve(state, stage="decide")
     assert state.drawn is not None
-    bag = dict(state.bag)
-    bag[state.drawn] += 1
+    bag = added(state.bag, {state.drawn: 1})
     state = evolve_player(state, ev.player, reject_used=True)
     return evolve(state, bag=bag, drawn=None, draws=state.draws - 1, stage="draw")
 

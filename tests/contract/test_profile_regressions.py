@@ -8,6 +8,7 @@ user's error, said when the game is made, never our crash later.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,3 +86,19 @@ def test_a_starting_craftsman_without_a_card_is_refused() -> None:
     starting = _entry("pillars", "setup.starting_craftsmen")
     with pytest.raises(BadOptions, match=r"data key setup.starting_craftsmen\[0\]"):
         make_game("pillars", {"profile": {"setup.starting_craftsmen": ["x", *starting[1:]]}})
+
+
+@pytest.mark.parametrize("text", ["bank.total: 0\n", "tiles.mix: {}\n"])
+def test_play_with_a_profile_that_cannot_set_up_is_a_usage_error(text: str, tmp_path: Path) -> None:
+    # issue 12: `play --profile` with these said "internal error, please report" (exit 3).
+    from typer.testing import CliRunner
+
+    from oracle.cli import app
+
+    profile = tmp_path / "profile.yaml"
+    profile.write_text(text)
+    args = ["play", "--game", "palmyra", "--players", "2", "--seed", "1"]
+    result = CliRunner().invoke(app, [*args, "--profile", str(profile)])
+    assert isinstance(result.exception, SystemExit) or result.exception is None
+    assert result.exit_code == 2, result.output
+    assert "data key" in result.output
