@@ -68,8 +68,9 @@ def choice(key: str, value: object, allowed: Collection[str]) -> str:
 
 def mapping(key: str, value: object, nonempty: bool = False) -> dict[str, object]:
     """A mapping with name keys (a YAML mapping); its values are read by the caller."""
-    if not isinstance(value, Mapping) or (nonempty and not value):
-        raise bad(key, "a non-empty mapping" if nonempty else "a mapping", value)
+    if not isinstance(value, Mapping) or (nonempty and not value) or len(value) > MOST:
+        size = f"1..{MOST}" if nonempty else f"at most {MOST}"
+        raise bad(key, f"a mapping of {size} entries", value)
     out: dict[str, object] = {}
     for k, v in value.items():
         out[text(f"{key} (a key)", k)] = v

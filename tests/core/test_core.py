@@ -112,3 +112,18 @@ def test_seat_rotation_and_counted_multisets() -> None:
     assert next_seat(("a", "b", "c"), "c") == "a"
     assert added({"wood": 1}, {"wood": 2, "sand": 1}) == {"wood": 3, "sand": 1}
     assert taken({"wood": 3, "sand": 1}, {"wood": 2}) == {"wood": 1, "sand": 1}
+
+
+def test_the_core_data_reader_bounds_every_size() -> None:
+    from reference.core import tables as tb
+    from reference.core.errors import BadOptions
+
+    with pytest.raises(BadOptions, match=r"^data key k: expected a whole number 0\.\.999, got"):
+        tb.whole("k", 10**7)
+    with pytest.raises(BadOptions, match="expected a list of at most 999 values"):
+        tb.items("k", [0] * 1000)
+    with pytest.raises(BadOptions, match="expected a mapping of at most 999 entries"):
+        tb.mapping("k", {str(i): 0 for i in range(1000)})
+    with pytest.raises(BadOptions, match="expected one of a, b, got"):
+        tb.choice("k", {"a": 1}, ("a", "b"))
+    assert tb.counts("k", {"a": 2}, ("a", "b")) == {"a": 2}
