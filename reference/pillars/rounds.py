@@ -129,7 +129,8 @@ def end_round(ctx: Ctx, state: State) -> State:
     # PIL-ROUND-06: the game ends after the last round.
     if state.round >= ctx.t.rounds:
         players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}
-        return evolve(state, players=players, phase="over", stage="over", **cleared)
+        over = evolve(state, players=players, phase="over", stage="over", **cleared)
+        return noted(ctx, "PIL-ROUND-06", over)
     return begin_round(ctx, state, round=state.round + 1, **cleared)
 
 

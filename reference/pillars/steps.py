@@ -70,7 +70,13 @@ def resolve_event(ctx: Ctx, state: State) -> State:
         if not event_affects(ctx, state, name):
             continue
         p = players[name]
-        if card.effect == "gold":
+        if card.effect == "gold" and p.gold < -card.amount:
+            # PIL-TAX-02: a fine (William) that cannot be paid costs VP, as a tax does.
+            note_work(ctx, "PIL-EVENT-01", state, players=players, supply=supply)
+            players[name] = pay(ctx, p, -card.amount)
+            note_work(ctx, "PIL-TAX-02", state, players=players, supply=supply)
+            changed = True
+        elif card.effect == "gold":
             players[name] = (
                 add_gold(ctx, p, card.amount) if card.amount >= 0 else pay(ctx, p, -card.amount)
             )

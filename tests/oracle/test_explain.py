@@ -20,12 +20,13 @@ from pathlib import Path
 
 import attrs
 
-from oracle.formats.converter import structure_event
+from oracle.formats.converter import assign, structure_event
 from oracle.games import GameCache
 from oracle.play import choose
 from oracle.replay import validate_log
 from reference.core.errors import RuleViolation
 from reference.core.game import CHANCE, step
+from reference.core.trace import Recorder, trace
 from reference.registry import game_names, make_game
 
 HEADER = {
@@ -195,3 +196,46 @@ def test_every_game_says_why_the_player_to_act_is_asked() -> None:
                     raise AssertionError(f"{name}: {other} acted for {actor}")
             state = step(game, state, event)
         assert checked == 3, name
+
+
+def test_a_fine_that_cannot_be_paid_is_put_down_to_the_shortfall_rule() -> None:
+    """William fines every unprotected player 4 gold. By hand: red (1 gold) pays 1 and loses
+    1 VP for the 3 unpaid (PIL-TAX-02); blue (21 gold) pays 4 (PIL-EVENT-01). The same event
+    then runs steps 3-8: nobody took a resource card, so all 12 workers of each player are
+    in the wool mill, +12 gold each (PIL-CARDS-07)."""
+    game = make_game("pillars", {})
+    state = assign(
+        game,
+        game.new_game(("red", "blue")),
+        {
+            "phase": "actions",
+            "stage": "event",
+            "spaces": {
+                "kings_court_1": "red",
+                "kings_court_2": "blue",
+                "market_1": "red",
+                "market_2": "blue",
+                "market_3": "red",
+                "market_4": "blue",
+            },
+            "players.red.gold": 1,
+        },
+    )
+    recorder = Recorder()
+    recording = game.recording(recorder)  # type: ignore[attr-defined]
+    wanted = ["players.red.gold", "players.red.vp", "players.blue.gold"]
+    event = structure_event(game, {"type": "reveal_event", "event": "william"})
+    changes = trace(
+        lambda s, e: step(recording, s, e), recorder, state, [event], wanted, game.event_rule
+    )
+    assert [(c.before, c.after, c.rule_id) for c in changes["players.red.gold"]] == [
+        (1, 0, "PIL-TAX-02"),
+        (0, 12, "PIL-CARDS-07"),
+    ]
+    assert [(c.before, c.after, c.rule_id) for c in changes["players.red.vp"]] == [
+        (2, 1, "PIL-TAX-02")
+    ]
+    assert [(c.before, c.after, c.rule_id) for c in changes["players.blue.gold"]] == [
+        (21, 17, "PIL-EVENT-01"),
+        (17, 29, "PIL-CARDS-07"),
+    ]
