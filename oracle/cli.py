@@ -362,10 +362,15 @@ def _report_verdicts(
             _out(chunk)
         _out("\n")
         return
+    noted: set[tuple[str | None, tuple[str, ...]]] = set()
     for verdict in verdicts:
         if quiet and not verdict.fails(strict):
             continue
-        _out(report.verdict_text(verdict) + "\n")
+        # The placeholder data in force is noted once per run (per game and data).
+        key = (verdict.game, verdict.placeholders)
+        _out(report.verdict_text(verdict, placeholders_noted=key in noted) + "\n")
+        if verdict.kind not in ("illegal", "malformed"):
+            noted.add(key)
         if at is not None and verdict.state_at is not None:
             _out(json.dumps(verdict.state_at, indent=1) + "\n")
         elif at is not None and verdict.kind != "malformed":
@@ -474,9 +479,11 @@ def explain(
             cited = _citing(folders).get(rule.id, [])
             typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
             raise typer.Exit(EXIT_OK)
+    if _explain_name(rule_id):
+        raise typer.Exit(EXIT_OK)
     close = difflib.get_close_matches(rule_id.upper(), known, n=3, cutoff=0.6)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    _usage(f"no rule {rule_id!r} in any catalogue{hint}")
+    _usage(f"no rule {rule_id!r} in any catalogue, and no alias or aliased name{hint}")
 
 
 def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> list[Path] | None:
@@ -488,6 +495,32 @@ def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> l
         return paths
     folder = scenarios_dir or _default_scenarios_dir()
     return [folder] if folder.is_dir() else None
+
+
+def _explain_name(word: str) -> bool:
+    """Print what another name means (``Wollmesse``), or one of our ids' other names
+    (``wool_fair``); False when ``word`` is neither."""
+    from oracle.rulebook import alias_text, game_aliases, rules_naming
+    from reference.core.aliases import aliases_of, named
+
+    found = False
+    for catalogue, rules in _catalogues():
+        if rules is None:
+            continue
+        aliases = game_aliases(rules)
+        for alias in named(aliases, word):
+            typer.echo(alias_text(alias, catalogue.game))
+            naming = rules_naming(catalogue, alias.means)
+            if naming:
+                typer.echo(f"  rules naming {alias.means}: {', '.join(naming)}")
+            found = True
+        others = aliases_of(aliases, word)
+        if others:
+            typer.echo(f"{word} ({catalogue.game}): other names (not accepted in logs):")
+            for alias in others:
+                typer.echo(f"  - {alias.alias} ({alias.language}; {alias.source})")
+            found = True
+    return found
 
 
 def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
@@ -511,7 +544,12 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
         out += [f"  - {c.source}: {c.claim}" for c in rule.dispute.claims]
         out.append(f"resolution: {rule.dispute.resolution}")
         if rule.dispute.option:
-            out.append(f"option: {rule.dispute.option}")
+            from reference.core.options import option_values
+
+            found = option_values(rules.options, rule.dispute.option) if rules else ()
+            values = [v if isinstance(v, str) else json.dumps(v) for v in found]
+            shown = f" (values: {', '.join(values)}; default {values[0]})" if values else ""
+            out.append(f"option: {rule.dispute.option}{shown}")
     return "\n".join(out)
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal, NoReturn
 
 import attrs
 
+from oracle.explain import causes
 from oracle.formats.converter import json_equal, structure_event, to_json, unstructure_event
 from oracle.formats.log import (
     EventRecord,
@@ -24,7 +25,7 @@ from oracle.formats.log import (
     read_lines,
 )
 from oracle.games import GameCache
-from oracle.rulebook import citation, find_rule, option_values, placeholder_keys
+from oracle.rulebook import citation, find_rule, placeholder_keys
 from reference.core import paths
 from reference.core.access import reader
 from reference.core.catalogue import Rule
@@ -35,6 +36,7 @@ from reference.core.errors import (
     RuleViolation,
 )
 from reference.core.game import Game, player_names_ok, step
+from reference.core.options import option_values
 
 Kind = Literal["valid", "malformed", "illegal", "divergent", "incomplete", "internal_error"]
 FAILING: frozenset[str] = frozenset({"malformed", "illegal", "divergent", "internal_error"})
@@ -51,6 +53,8 @@ class Divergence:
     path: str
     claimed: Any
     reference: Any
+    causes: tuple[str, ...] = ()
+    """The latest changes of the reference value: change, rule id and title, event index."""
 
 
 @attrs.frozen
@@ -239,10 +243,18 @@ def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> 
             return new_state
     except (MalformedEvent, RuleViolation, EngineInvariantError, paths.UnknownPath) as exc:
         _stop_at(run, state, record, index, exc)
+    differences = _with_causes(run, index, differences)
     count = len(differences)
     message = f"{count} claimed value{'s differ' if count > 1 else ' differs'} from the reference"
     where = _where(run, record, index)
     raise _Stop(Verdict(run.log, "divergent", message, divergences=tuple(differences), **where))
+
+
+def _with_causes(run: _Replay, index: int, differences: list[Divergence]) -> list[Divergence]:
+    """Each divergence with the events and rules that last changed its reference value
+    (the prefix is replayed once more, recording: only for a divergent verdict)."""
+    found = causes(run.records(), run.game, index, [d.path for d in differences])
+    return [attrs.evolve(d, causes=found.get(d.path, ())) for d in differences]
 
 
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
@@ -347,7 +359,7 @@ def _legal_under(run: _Replay, rule: Rule | None, index: int) -> dict[str, Any] 
     if option is None:
         return None
     current = getattr(run.game.options, option, None)
-    for value in option_values(run.game, option):
+    for value in option_values(run.game.options, option):
         if value == current:
             continue
         try:

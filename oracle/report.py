@@ -13,8 +13,10 @@ if TYPE_CHECKING:  # types only: validating logs needs neither scenarios nor XML
     from oracle.scenarios import ScenarioResult
 
 
-def verdict_text(v: Verdict) -> str:
-    """A verdict in a few lines: the first says it all, the others give details."""
+def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
+    """A verdict in a few lines: the first says it all, the others give details.
+    ``placeholders_noted``: the run already said which placeholder data is in force (the
+    note is given once per run; a verdict resting on a placeholder still says so)."""
     where = ""
     if v.event_index is not None:
         where = f" at event {v.event_index}"
@@ -35,10 +37,12 @@ def verdict_text(v: Verdict) -> str:
         lines.append(
             f"  {d.path}: claimed {json.dumps(d.claimed)}, reference {json.dumps(d.reference)}"
         )
+        if d.causes:
+            lines.append(f"    <- {', '.join(d.causes)}")
     if (v.placeholders or v.placeholder_rules) and v.kind != "malformed":
         if v.kind == "illegal":
             lines.append("  this verdict rests on unconfirmed values: " + _basis_text(v))
-        else:
+        elif not placeholders_noted:
             lines.append(
                 "  placeholder data in force (unconfirmed values; replace with --profile): "
                 + ", ".join(v.placeholders)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-import attrs
-
+from reference.core.aliases import Alias, load_aliases
 from reference.core.catalogue import Catalogue, Rule, load_catalogue
 from reference.core.game import Game
+from reference.core.ruleset import RuleSet
 
 _CORE_RULES = Path(__file__).resolve().parent.parent / "reference" / "core" / "data" / "rules.yaml"
 
@@ -40,16 +39,23 @@ def placeholder_keys(game: Game, rule: Rule | None) -> tuple[str, ...]:
     return tuple(key for key in rule.data if key in in_force)
 
 
-def option_values(game: Game, option: str) -> tuple[Any, ...]:
-    """Every value an option of ``game`` may take: both for a flag, else the choices its
-    validator allows (empty when the option is unknown or takes any value)."""
-    options_type = type(game.options)
-    if not attrs.has(options_type):
+def game_aliases(game: Game) -> tuple[Alias, ...]:
+    """The other names of a game's cards, spaces and pieces (its aliases.yaml), if any."""
+    if not isinstance(game, RuleSet):
         return ()
-    field = attrs.fields_dict(options_type).get(option)
-    if field is None:
-        return ()
-    if field.type in (bool, "bool"):
-        return (False, True)
-    allowed = getattr(field.validator, "options", None)
-    return tuple(allowed) if isinstance(allowed, (tuple, list, set, frozenset)) else ()
+    return load_aliases(game.package_dir)
+
+
+def alias_text(alias: Alias, game: str) -> str:
+    """``Wollmesse (pillars): German name of advantage card wool_fair [source]``."""
+    note = f"; {alias.note}" if alias.note else ""
+    return (
+        f"{alias.alias} ({game}): {alias.language} name of {alias.what} {alias.means} "
+        f"[{alias.source}{note}]; logs use {alias.means}, never {alias.alias}"
+    )
+
+
+def rules_naming(catalogue: Catalogue, our_id: str) -> tuple[str, ...]:
+    """Ids of the rules whose title or statement names ``our_id`` (underscores as spaces)."""
+    words = our_id.replace("_", " ").lower()
+    return tuple(r.id for r in catalogue.rules if words in f"{r.title} {r.statement}".lower())

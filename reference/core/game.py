@@ -131,9 +131,17 @@ def step(game: Game[S, E], state: S, event: E) -> S:
     return new_state
 
 
-def check_actor(game: Game[S, E], state: S, event: E, rule_id: str) -> None:
-    """Shared turn-order rule: a player event must come from the player to act; a chance
-    outcome only when chance acts. ``rule_id`` is the game's own catalogue id for it."""
+def check_actor(
+    game: Game[S, E],
+    state: S,
+    event: E,
+    rule_id: str,
+    pending: Sequence[str] = (),
+) -> None:
+    """Shared turn-order rule: a player event must come from a player whose decision is
+    pending (by default only ``to_act``; a set of independent decisions may be taken in any
+    order); a chance outcome only when chance acts. ``rule_id`` is the game's own catalogue
+    id for it."""
     actor = game.to_act(state)
     player = getattr(event, "player", None)
     if actor == CHANCE:
@@ -141,7 +149,10 @@ def check_actor(game: Game[S, E], state: S, event: E, rule_id: str) -> None:
             raise RuleViolation(rule_id, f"a chance outcome is due, not an action by {player}")
     elif player is None:
         raise RuleViolation(rule_id, f"{actor} is to act; a chance outcome is not due")
-    elif player != actor:
+    elif player not in (pending or (actor,)):
+        if len(pending) > 1:
+            who = ", ".join(pending)
+            raise RuleViolation(rule_id, f"{who} are to act (in any order), not {player}")
         raise RuleViolation(rule_id, f"{actor} is to act, not {player}")
 
 

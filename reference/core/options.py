@@ -71,3 +71,23 @@ def load_rules_and_data(package_dir: Path, profile: Mapping[str, Any]) -> tuple[
     if profile:
         data = data.with_profile(profile, "options.profile")
     return catalogue, data
+
+
+def option_values(options: object, name: str) -> tuple[Any, ...]:
+    """The values option ``name`` of a game's options object takes, the default first
+    (``("event", "cathedral")``; a flag gives ``(False, True)`` in its default's order);
+    empty when the object has no such option or its values are not a fixed list."""
+    cls = type(options)
+    if not attrs.has(cls):
+        return ()
+    field = attrs.fields_dict(cls).get(name)
+    if field is None:
+        return ()
+    default = field.default
+    if isinstance(default, bool):
+        return (default, not default)
+    choices = getattr(field.validator, "options", None)
+    if not isinstance(choices, (tuple, list, frozenset, set)):
+        return ()
+    values = list(choices)
+    return tuple(sorted(values, key=lambda v: (v != default, values.index(v))))

@@ -29,8 +29,9 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
-from reference.core.game import Event, Result, check_actor, player_names_ok
+from reference.core.game import CHANCE, Event, Result, check_actor, player_names_ok
 from reference.core.options import load_rules_and_data, read_options
+from reference.core.trace import Recorder
 
 O = TypeVar("O")  # noqa: E741 - the game's options class
 T = TypeVar("T")
@@ -83,6 +84,8 @@ class RuleSet(Generic[O, T, S, E]):
     event_types: tuple[type[E], ...]
     state_type: type[S]
     handlers: Mapping[type[E], Handler[T, S]]
+    event_rules: ClassVar[Mapping[type, str]] = {}
+    """The rule id each event class's changes are put down to (divergence explanations)."""
     legal_rules: LegalRules[T, S, E]
     """The game's legal.py: to_act, legal_events, chance_outcomes."""
     setup_rules: SetupRules[T, S]
@@ -122,6 +125,29 @@ class RuleSet(Generic[O, T, S, E]):
     def check_names(self, state: S, event: E) -> None:
         """Raise MalformedEvent when the event names something the game does not have (an
         unknown place or piece); checked before any rule, even the turn rule."""
+
+    def recording(self, recorder: Recorder) -> RuleSet[O, T, S, E]:
+        """A copy of this rule set whose trace points note into ``recorder`` (used only to
+        explain a divergence; see reference/core/trace.py). A game without trace points
+        returns itself: its changes are put down to ``event_rule``."""
+        return self
+
+    def event_rule(self, event: E) -> str:
+        """The rule an event's changes are put down to when no trace point says more
+        (``event_rules``, by event class; else the event type's name)."""
+        return self.event_rules.get(type(event), f"the {event.type} event")
+
+    def pending(self, state: S) -> tuple[str, ...]:
+        """Every player whose decision is due now. Usually the one player to act; a game
+        whose rules make a set of decisions independent of each other (each player's own,
+        none changing another's) returns them all, and the turn rule accepts them in any
+        order. ``to_act`` still names one: the first of them."""
+        return (self.to_act(state),)
+
+    def why_to_act(self, state: S, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (empty when the game says nothing
+        more than whose turn it is): what a turn-rule verdict adds to "X is to act"."""
+        return ""
 
     def before_event(self, state: S, event: E) -> None:
         """A check every event passes after the turn rule (none unless a game has one)."""
@@ -174,9 +200,21 @@ class RuleSet(Generic[O, T, S, E]):
             raise RuleViolation("CORE-END-01", GAME_OVER_MESSAGE)
         self.check_names(state, event)
         # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
-        check_actor(self, state, event, self.turn_rule)
+        self.check_turn(state, event)
         self.before_event(state, event)
         return self.after_event(state, handler(self.tables, state, event))
+
+    def check_turn(self, state: S, event: E) -> None:
+        """The game's turn rule: any pending player may act (see ``pending``); a verdict
+        says why the player to act is asked (``why_to_act``), built only when it is given."""
+        try:
+            check_actor(self, state, event, self.turn_rule, self.pending(state))
+        except RuleViolation as exc:
+            actor = self.to_act(state)
+            why = self.why_to_act(state, actor) if actor != CHANCE else ""
+            if not why:
+                raise
+            raise RuleViolation(exc.rule_id, f"{exc.message}: {why}") from None
 
 
 def missing_handlers(rules: RuleSet[Any, Any, Any, Any]) -> list[str]:

@@ -11,7 +11,7 @@ from reference.core.ruleset import Handler, RuleSet
 from reference.milestones import events as ev
 from reference.milestones import legal, rules_building, rules_setup, rules_trading, rules_turn
 from reference.milestones.invariants import InvariantChecker
-from reference.milestones.names import GAME, OVER
+from reference.milestones.names import DRAFT, GAME, OVER
 from reference.milestones.options import MilestonesOptions
 from reference.milestones.state import State
 from reference.milestones.tables import Tables, read_tables
@@ -36,6 +36,27 @@ HANDLERS: dict[type[Event], Handler[Tables, State]] = {
 """One handler per event class (a contract test checks the two lists match)."""
 
 
+EVENT_RULES: dict[type, str] = {
+    ev.RevealBonusTile: "MIL-SETUP-02",
+    ev.DrawWorkerTile: "MIL-SETUP-04",
+    ev.DraftWorkerTile: "MIL-SETUP-05",
+    ev.Move: "MIL-MOVE-01",
+    ev.ReturnToSupply: "MIL-CASTLE-02",
+    ev.CoverWorker: "MIL-CASTLE-03",
+    ev.EndTurn: "MIL-TURN-02",
+    ev.HireWorkerTile: "MIL-TRADE-02",
+    ev.BuyGood: "MIL-TRADE-05",
+    ev.SellGoods: "MIL-TRADE-06",
+    ev.BuildRoad: "MIL-ROAD-05",
+    ev.BuildHouse: "MIL-HOUSE-03",
+    ev.BuildMarketplace: "MIL-MARKET-02",
+    ev.DeliverFlour: "MIL-MILL-03",
+    ev.ClaimBonus: "MIL-BONUS-03",
+}
+"""The rule each event's changes are put down to when a divergence is explained (by event
+type only: a move's production or order bonus is put down to MIL-MOVE-01)."""
+
+
 class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     """Milestones for 2 to 4 players, configured by options and data tables.
 
@@ -54,12 +75,23 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
 
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
         self._invariants = InvariantChecker(self.tables)
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (what a MIL-TURN-01 verdict adds)."""
+        if state.phase == DRAFT:
+            return f"{player} drafts: the last seat first, then anticlockwise (MIL-SETUP-05)"
+        if state.returns_due or state.cover_due:
+            return f"{player} landed on the Castle and owes its tax first (MIL-CASTLE-04)"
+        if state.pending_bonus:
+            return f"{player} earned a bonus tile and claims it at once (MIL-BONUS-04)"
+        return f"it is {player}'s turn: two moves, then the end of the turn (MIL-TURN-02)"
 
     def read_tables(self, data: DataSet, options: MilestonesOptions) -> Tables:
         """The typed tables (MIL data keys)."""

@@ -40,6 +40,30 @@ HANDLERS: dict[type[Event], Handler[Tables, State]] = {
 """One handler per event class (a contract test checks the two lists match)."""
 
 
+EVENT_RULES: dict[type, str] = {
+    ev.DrawCitizen: "MUN-BAG-01",
+    ev.RevealCard: "MUN-CARD-04",
+    ev.PlaceMember: "MUN-PLACE-01",
+    ev.MoveMember: "MUN-MOVE-01",
+    ev.DrawCommon: "MUN-CARD-01",
+    ev.PlayFamilyCard: "MUN-CARD-02",
+    ev.MovePrefect: "MUN-PREFECT-05",
+    ev.PlaceCitizen: "MUN-CITIZEN-03",
+    ev.EndPower: "MUN-POWER-03",
+    ev.TavernPull: "MUN-TAVERN-01",
+    ev.UseBaths: "MUN-BATHS-01",
+    ev.EmporiumDraw: "MUN-EMPORIUM-01",
+    ev.BasilicaExchange: "MUN-BASILICA-01",
+    ev.BasilicaDraw: "MUN-BASILICA-02",
+    ev.ForumTakeFromPlayer: "MUN-FORUM-01",
+    ev.ForumTakeFromInstitution: "MUN-FORUM-02",
+    ev.RelocateMember: "MUN-PRAETORIUM-01",
+}
+"""The rule each event's changes are put down to when a divergence is explained (by event
+type only: a citizen event or decurion exchange inside an event is put down to the event's
+rule)."""
+
+
 class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     """Municipium (Knizia, Valley Games 2008) for 2-4 players, configured by options + data.
 
@@ -59,8 +83,21 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (what a MUN-TURN-01 verdict adds)."""
+        if state.phase == "place":
+            return f"{player} places the citizen drawn for them (MUN-CITIZEN-03)"
+        if state.phase == "power":
+            return f"{player} has most influence in the {state.power} and uses it (MUN-POWER-01)"
+        if state.phase == "prefect":
+            return f"{player} sends the prefect for their card (MUN-PREFECT-05)"
+        if state.phase == "placement":
+            return f"{player} places a member, one each in seat order (MUN-PLACE-01)"
+        return f"it is {player}'s turn: moves, then one card (MUN-TURN-02)"
 
     def read_tables(self, data: DataSet, options: MunicipiumOptions) -> Tables:
         """The typed tables (MUN data keys)."""

@@ -16,7 +16,7 @@ from reference.palmyra.draws import choose_extra, draw_tile
 from reference.palmyra.options import SOLO, PalmyraOptions
 from reference.palmyra.rules_chain import end_chain, flip_tile, place_tile, start_chain
 from reference.palmyra.rules_reorg import end_moves, move_piece, reorganise
-from reference.palmyra.state import CHAIN, MOVE, OVER, State
+from reference.palmyra.state import CHAIN, CHOOSE, MOVE, OVER, State
 from reference.palmyra.tables import Config, read_tables
 
 PACKAGE_DIR = Path(__file__).parent
@@ -45,6 +45,21 @@ HANDLERS: dict[type[Event], Handler[Config, State]] = {
 """One handler per event class (a contract test checks the two lists match)."""
 
 
+EVENT_RULES: dict[type, str] = {
+    ev.Conquer: "PAL-CONQ-01",
+    ev.CollectTaxes: "PAL-TAX-01",
+    ev.FlipTile: "PAL-TAX-03",
+    ev.PlaceTile: "PAL-PLACE-01",
+    ev.EndAction: "PAL-TURN-02",
+    ev.ChooseExtraTile: "PAL-CONQ-03",
+    ev.Reorganise: "PAL-REORG-01",
+    ev.MovePiece: "PAL-REORG-02",
+    ev.DrawTile: "PAL-DRAW-01",
+}
+"""The rule each event's changes are put down to when a divergence is explained (by event
+type only: the coins paid at ``end_action`` are put down to PAL-TURN-02)."""
+
+
 class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     """Palmyra (Eisenstein, Irongames 2013) in standard, advanced or solo mode.
 
@@ -65,6 +80,7 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
 
@@ -76,6 +92,16 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         self.max_players = 1 if solo else 5
         self._memo = invariants.Memo()
         """What the last invariant check found, for this rule set only."""
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id (what a PAL-TURN-01 verdict adds)."""
+        if state.phase == CHAIN:
+            return f"{player} is placing tiles in an action and ends it first (PAL-TURN-02)"
+        if state.phase == MOVE:
+            return f"{player} is moving pieces after Reorganise (PAL-REORG-02)"
+        if state.phase == CHOOSE:
+            return f"{player} names the stack of the odd earned tile (PAL-CONQ-03)"
+        return f"it is {player}'s turn, seats in order from the first (PAL-SETUP-05)"
 
     def read_tables(self, data: DataSet, options: PalmyraOptions) -> Config:
         """The typed tables (PAL data keys) with the options; data that cannot set up even

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from copy import copy as clone
 from pathlib import Path
+
+import attrs
 
 from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
+from reference.core.trace import Recorder
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_limit
@@ -44,6 +48,32 @@ HANDLERS: dict[type[Event], Handler[Ctx, State]] = {
 }
 """One handler per event class (a contract test checks the two lists match)."""
 
+EVENT_RULES: dict[type, str] = {
+    ev.RevealAdvantages: "PIL-ROUND-01",
+    ev.RevealCraftsmen: "PIL-ROUND-02",
+    ev.RevealResourceCards: "PIL-ROUND-03",
+    ev.DrawMasterBuilder: "PIL-BUILD-01",
+    ev.RevealEvent: "PIL-EVENT-01",
+    ev.RollTax: "PIL-TAX-01",
+    ev.TakeResourceCard: "PIL-CARDS-03",
+    ev.TakeCraftsman: "PIL-CARDS-04",
+    ev.PassCards: "PIL-CARDS-05",
+    ev.DiscardCraftsman: "PIL-CRAFT-02",
+    ev.PlaceMasterBuilder: "PIL-BUILD-02",
+    ev.PassMasterBuilder: "PIL-BUILD-05",
+    ev.ReviewDrawnBuilder: "PIL-BUILD-08",
+    ev.PlayAdvantage: "PIL-ADV-08",
+    ev.ChooseArchbishopCraftsman: "PIL-EVENT-04",
+    ev.TakeBishopResource: "PIL-BISHOP-01",
+    ev.BuyResources: "PIL-MARKET-02",
+    ev.SellResources: "PIL-MARKET-03",
+    ev.PassMarket: "PIL-MARKET-01",
+    ev.UseCraftsman: "PIL-CATH-01",
+    ev.EndCathedral: "PIL-CATH-06",
+    ev.ReturnResources: "PIL-CATH-06",
+}
+"""The rule each event's own work rests on (the steps it sets off note their own rules)."""
+
 
 class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     """The Pillars of the Earth base game for 2-4 players, configured by options and data.
@@ -61,12 +91,27 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     event_types: tuple[type[Event], ...] = ev.EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rounds
 
     def read_tables(self, data: DataSet, options: PillarsOptions) -> Ctx:
         """The typed tables (PIL data keys) with the options and the board's spaces."""
         return make_ctx(read_tables(data), options)
+
+    def recording(self, recorder: Recorder) -> Pillars:
+        """A copy whose trace points note into ``recorder`` (explaining a divergence)."""
+        copy: Pillars = clone(self)
+        copy.tables = attrs.evolve(self.tables, recorder=recorder)
+        return copy
+
+    def pending(self, state: State) -> tuple[str, ...]:
+        """Every player whose decision is due (independent decisions: any order)."""
+        return legal.pending(self.tables, state)
+
+    def why_to_act(self, state: State, player: str) -> str:
+        """Why ``player`` is asked now, with the rule id."""
+        return legal.why_to_act(self.tables, state, player)
 
     def before_event(self, state: State, event: Event) -> None:
         """PIL-CRAFT-01: a player over the craftsman limit discards before anything else;

@@ -10,6 +10,7 @@ import attrs
 
 from reference.core.state import clockwise_from as seat_order_from
 from reference.core.state import with_player as with_player
+from reference.core.trace import Recorder
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
@@ -29,6 +30,8 @@ class Ctx:
     """Every master-builder space, in board order (``priory_1``, ``priory_2``, ...)."""
     locations: tuple[tuple[str, tuple[str, ...]], ...]
     """Each location in board order with its spaces (``("priory", ("priory_1", ...))``)."""
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a divergence (reference/core/trace.py)."""
 
 
 def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
@@ -40,6 +43,23 @@ def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
     return Ctx(t, o, spaces, locations)
 
 
+def noted(ctx: Ctx, rule_id: str, state: State) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work (noted
+    only while a divergence is being explained); returns ``state``."""
+    if ctx.recorder is not None:
+        ctx.recorder.note(rule_id, state)
+    return state
+
+
+def note_work(ctx: Ctx, rule_id: str, state: State, **working: Any) -> None:
+    """Trace point inside a step that works on copies (``players``, ``supply``, ...): the
+    state with (copies of) them, once rule ``rule_id`` has done its work; only while
+    recording."""
+    if ctx.recorder is not None:
+        copies = {k: dict(v) if isinstance(v, dict) else v for k, v in working.items()}
+        ctx.recorder.note(rule_id, evolve(state, **copies))
+
+
 @cache
 def location_of(space: str) -> str:
     """``priory_2`` -> ``priory``."""
@@ -49,6 +69,18 @@ def location_of(space: str) -> str:
 def clockwise_from(state: State, first: str) -> tuple[str, ...]:
     """All players in seat order starting with ``first``."""
     return seat_order_from(state.seats, first)
+
+
+def without(queue: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """The queue once ``name`` has decided (a queued decision may come in any order)."""
+    return tuple(n for n in queue if n != name)
+
+
+def out_of_play(pile: tuple[str, ...], *cards: str) -> tuple[str, ...]:
+    """A pile of cards out of the game (``craftsmen_out``, ``advantages_out``) with
+    ``cards`` added. The pile has no order in the game, so it is kept sorted: the same
+    cards give the same state whatever order they left in (e.g. discards in any order)."""
+    return tuple(sorted(pile + cards))
 
 
 def turn_order(state: State) -> tuple[str, ...]:
@@ -161,6 +193,20 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
         if n > base and n > craftsman_limit(ctx, p):
             return name
     return None
+
+
+def all_over_limit(ctx: Ctx, state: State) -> tuple[str, ...]:
+    """Every player (turn order) holding more craftsmen than allowed (PIL-CRAFT-01): each
+    owes a discard, and these discards may come in any order."""
+    if over_limit(ctx, state) is None:
+        return ()
+    base = ctx.t.craftsman_limit
+    return tuple(
+        n
+        for n in turn_order(state)
+        if len(state.players[n].craftsmen) > base
+        and len(state.players[n].craftsmen) > craftsman_limit(ctx, state.players[n])
+    )
 
 
 def usable(p: PlayerState, resource: str) -> int:

@@ -34,7 +34,9 @@ from reference.pillars.events import (
 from reference.pillars.flow import (
     Ctx,
     advantage_with,
+    all_over_limit,
     counted_resources,
+    craftsman_limit,
     over_limit,
     usable,
 )
@@ -72,6 +74,60 @@ def to_act(ctx: Ctx, state: State) -> str:
     if state.stage == "place_passed":
         return state.passed_builders[0]
     return state.queue[0]
+
+
+INDEPENDENT_STAGES = frozenset({"thomas", "tax_exemption", "archbishop", "division"})
+"""Stages whose queued decisions are each player's own and change nothing another player
+decides: any queued player may act first (the queue is in turn order)."""
+
+
+def pending(ctx: Ctx, state: State) -> tuple[str, ...]:
+    """Every player whose decision is due now, in turn order (``to_act`` is the first):
+    all players over the craftsman limit (PIL-CRAFT-01), all players queued at an
+    independent stage, or else the one player (or CHANCE) to act."""
+    if state.phase != "over":
+        over = all_over_limit(ctx, state)
+        if over:
+            return over
+        if state.stage in INDEPENDENT_STAGES:
+            return state.queue
+    return (to_act(ctx, state),)
+
+
+WHY_STAGE = {
+    "thomas": "holds Thomas and decides whether to play it against the negative event (PIL-ADV-09)",
+    "tax_exemption": "holds a tax exemption, is not at King's Court, and decides whether to "
+    "play it (PIL-ADV-08)",
+    "archbishop": "names a craftsman for the archbishop's extra use (PIL-EVENT-04)",
+    "division": "discards a craftsman under the division event (PIL-EVENT-03)",
+    "bishop": "occupies the Bishop's seat and takes a market cube on a positive event "
+    "(PIL-BISHOP-01)",
+    "choose": "takes a card or passes in Phase I, clockwise from the start player (PIL-CARDS-01)",
+    "review": "is the start player and may return the drawn builder to the bag (PIL-BUILD-08)",
+    "decide": "owns the drawn master builder and places or passes it (PIL-TURN-01)",
+    "place_passed": "places a passed builder, in the order they passed (PIL-BUILD-05)",
+    "shiring": "took a Shiring craftsman and owes a discard before step 11 (PIL-CRAFT-01)",
+    "market": "trades at the market, in the order of the market spaces (PIL-MARKET-01, "
+    "PIL-MARKET-11)",
+    "cathedral": "converts at step 13, from the start player clockwise (PIL-CATH-01)",
+}
+"""Why the player to act is asked, per stage (what a PIL-TURN-01 verdict adds)."""
+
+
+def why_to_act(ctx: Ctx, state: State, name: str) -> str:
+    """Why ``name`` is asked now, with the rule id."""
+    p = state.players.get(name)
+    if p is None:
+        return ""
+    if name in all_over_limit(ctx, state):
+        return (
+            f"{name} holds {len(p.craftsmen)} craftsmen, more than the limit of "
+            f"{craftsman_limit(ctx, p)}, and owes a discard (PIL-CRAFT-01)"
+        )
+    if state.stage == "cathedral" and state.returning:
+        return f"{name} ended conversions over the resource limit and returns cubes (PIL-CATH-06)"
+    reason = WHY_STAGE.get(state.stage)
+    return f"{name} {reason}" if reason else ""
 
 
 def chance_outcomes(ctx: Ctx, state: State) -> list[tuple[Any, float]]:
@@ -117,8 +173,14 @@ def legal_events(ctx: Ctx, state: State) -> list[Any]:
     actor = to_act(ctx, state)
     if actor == CHANCE:
         return [e for e, _ in chance_outcomes(ctx, state)]
+    # Every pending player's decisions (a set of independent decisions: any order).
+    return [e for name in pending(ctx, state) for e in _player_events(ctx, state, name)]
+
+
+def _player_events(ctx: Ctx, state: State, actor: str) -> list[Any]:
+    """Every legal event of one pending player."""
     p = state.players[actor]
-    if over_limit(ctx, state) == actor:
+    if over_limit(ctx, state) is not None:
         return [DiscardCraftsman(actor, c) for c in p.craftsmen]
     stage = state.stage
     out: list[Any] = []
@@ -212,4 +274,4 @@ def _splits(total: int, kinds: tuple[str, ...], held: dict[str, int]) -> list[tu
     return result
 
 
-__all__ = ["legal_events", "chance_outcomes", "to_act"]
+__all__ = ["legal_events", "chance_outcomes", "to_act", "pending", "why_to_act"]

@@ -10,6 +10,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "resale_ban": ("rulebook", "both_ways"),
     "cathedral_empty": ("right_neighbour", "left_neighbour", "unchanged"),
     "income_cards": ("every_round", "once"),
+    "archbishop_timing": ("event", "cathedral"),
+    "market_builders": ("first", "last", "each"),
+    "ordered_spaces": ("first_free", "any_free"),
 }
 
 
@@ -29,6 +32,14 @@ class PillarsOptions:
       ``every_round`` (RB p.6) or ``once`` when taken (SAULEN).
     - ``start_player_rejects`` (PIL-BUILD-08): the start player may return one drawn
       builder to the bag once per round (SAULEN only).
+    - ``archbishop_timing`` (PIL-EVENT-04): the archbishop's extra use is chosen at the
+      ``event`` (step 1, our unsourced ruling) or at the start of the ``cathedral`` step 13,
+      after Shiring and any limit discard (SAULEN).
+    - ``market_builders`` (PIL-MARKET-11): a player with several market builders trades once
+      per lap at their ``first`` market space (our ruling), at their ``last`` one (SAULEN), or
+      at ``each`` (one turn per builder; a pass withdraws only that builder).
+    - ``ordered_spaces`` (PIL-BUILD-11): at the Priory, King's Court, market and single
+      spaces a builder takes the ``first_free`` space (our ruling) or ``any_free`` one (SAULEN).
     """
 
     bishop_positive: str = attrs.field(
@@ -40,3 +51,10 @@ class PillarsOptions:
     )
     income_cards: str = attrs.field(default="every_round", validator=v.in_(CHOICES["income_cards"]))
     start_player_rejects: bool = False
+    archbishop_timing: str = attrs.field(
+        default="event", validator=v.in_(CHOICES["archbishop_timing"])
+    )
+    market_builders: str = attrs.field(default="first", validator=v.in_(CHOICES["market_builders"]))
+    ordered_spaces: str = attrs.field(
+        default="first_free", validator=v.in_(CHOICES["ordered_spaces"])
+    )

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reference.pillars.flow import Ctx, clockwise_from, occupants, turn_order
+from reference.pillars.flow import (
+    Ctx,
+    clockwise_from,
+    note_work,
+    noted,
+    occupants,
+    out_of_play,
+    turn_order,
+)
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import MARKET_RESOURCES, RESOURCES
 
@@ -99,9 +107,10 @@ def end_round(ctx: Ctx, state: State) -> State:
         start = turn_order(state)[1]
     else:
         start = state.start_player
+    note_work(ctx, "PIL-CATH-07", state, start_player=start)
     # PIL-ROUND-05: unclaimed Kingsbridge and Shiring cards leave the game.
-    adv_out = state.advantages_out + tuple(state.kingsbridge.values())
-    crafts_out = state.craftsmen_out + tuple(state.shiring.values())
+    adv_out = out_of_play(state.advantages_out, *state.kingsbridge.values())
+    crafts_out = out_of_play(state.craftsmen_out, *state.shiring.values())
     # PIL-CASTLE-01: grey workers used this round go back to the castle.
     castle = state.castle_workers + sum(p.grey_workers for p in state.players.values())
     cleared = {
@@ -116,10 +125,12 @@ def end_round(ctx: Ctx, state: State) -> State:
         "queue": (),
         "returning": False,
     }
+    note_work(ctx, "PIL-ROUND-05", state, **cleared)
     # PIL-ROUND-06: the game ends after the last round.
     if state.round >= ctx.t.rounds:
         players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}
-        return evolve(state, players=players, phase="over", stage="over", **cleared)
+        over = evolve(state, players=players, phase="over", stage="over", **cleared)
+        return noted(ctx, "PIL-ROUND-06", over)
     return begin_round(ctx, state, round=state.round + 1, **cleared)
 
 
@@ -145,7 +156,7 @@ def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
             master_builders=p.builders_next_round,
             **_fresh_for_round(ctx),
         )
-    return evolve(
+    new_round = evolve(
         state,
         players=players,
         supply=supply,
@@ -161,6 +172,7 @@ def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
         passed_builders=(),
         **cleared,
     )
+    return noted(ctx, "PIL-ROUND-04", new_round)
 
 
 def start_cards_phase(state: State) -> State:

@@ -22,16 +22,20 @@ from reference.pillars.events import (
 )
 from reference.pillars.flow import (
     Ctx,
+    all_over_limit,
     counted_resources,
     evolve_player,
     families,
     gold_after,
-    over_limit,
+    note_work,
+    noted,
+    out_of_play,
     permitted,
     spend_cubes,
     usable,
     vp_after,
     with_player,
+    without,
 )
 from reference.pillars.rules_cards import due
 from reference.pillars.state import PlayerState, State, evolve
@@ -40,6 +44,7 @@ from reference.pillars.steps import (
     apply_tax,
     archbishop_choices,
     cathedral_turn,
+    cathedral_turns,
     pay_tax,
     resolve_event,
     start_cathedral,
@@ -60,7 +65,7 @@ def reveal_event(ctx: Ctx, state: State, ev: RevealEvent) -> State:
     state = evolve(
         state, event=ev.event, events_unseen=unseen, events_seen=state.events_seen + (ev.event,)
     )
-    return after_event_reveal(ctx, state)
+    return after_event_reveal(ctx, noted(ctx, "PIL-EVENT-01", state))
 
 
 def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
@@ -73,16 +78,16 @@ def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
     # PIL-ADV-08/09: only a held card whose moment this is can be played.
     if ev.card not in p.advantages or ctx.t.advantages[ev.card].effect != effect:
         raise RuleViolation(rule, f"{ev.player} holds no {effect} card {ev.card!r} to play now")
-    queue = state.queue[1:]
+    queue = without(state.queue, ev.player)
     if ev.play:
         advantages = tuple(a for a in p.advantages if a != ev.card)
         state = evolve_player(state, ev.player, advantages=advantages)
-        state = evolve(state, advantages_out=state.advantages_out + (ev.card,))
+        state = evolve(state, advantages_out=out_of_play(state.advantages_out, ev.card))
         if effect == "protection":
             state = evolve_player(state, ev.player, protected=True)
     elif effect == "tax_exemption":
         state = pay_tax(ctx, state, ev.player)
-    state = evolve(state, queue=queue)
+    state = noted(ctx, rule, evolve(state, queue=queue))
     if queue:
         return state
     return resolve_event(ctx, state) if effect == "protection" else steps_10_to_12(ctx, state)
@@ -96,15 +101,20 @@ def choose_archbishop_craftsman(ctx: Ctx, state: State, ev: ChooseArchbishopCraf
             "PIL-EVENT-04", f"{ev.craftsman!r} cannot take the archbishop's extra use"
         )
     state = evolve_player(state, ev.player, bonus_craftsman=ev.craftsman)
-    state = evolve(state, queue=state.queue[1:])
-    return state if state.queue else to_bishop(ctx, state)
+    state = noted(ctx, "PIL-EVENT-04", evolve(state, queue=without(state.queue, ev.player)))
+    if state.queue:
+        return state
+    # Option archbishop_timing: asked at the event (step 2 follows) or at step 13.
+    return (
+        to_bishop(ctx, state) if ctx.o.archbishop_timing == "event" else cathedral_turns(ctx, state)
+    )
 
 
 def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     """PIL-CRAFT-01 (over the limit) or PIL-EVENT-03 (division event): discard a craftsman."""
-    over = over_limit(ctx, state)
-    division = state.stage == "division" and state.queue[:1] == (ev.player,)
-    if over != ev.player and not division:
+    over = ev.player in all_over_limit(ctx, state)
+    division = state.stage == "division" and ev.player in state.queue
+    if not over and not division:
         raise RuleViolation("PIL-TURN-02", f"{ev.player} has no craftsman to discard now")
     p = state.players[ev.player]
     # PIL-CRAFT-02: the discard is one of the player's own craftsmen; it leaves the game.
@@ -113,17 +123,18 @@ def discard_craftsman(ctx: Ctx, state: State, ev: DiscardCraftsman) -> State:
     kept = list(p.craftsmen)
     kept.remove(ev.craftsman)
     p = evolve(p, craftsmen=tuple(kept))
-    out = state.craftsmen_out + (ev.craftsman,)
-    if over == ev.player:
-        state = with_player(state, ev.player, p, craftsmen_out=out)
+    out = out_of_play(state.craftsmen_out, ev.craftsman)
+    if over:
+        state = noted(ctx, "PIL-CRAFT-01", with_player(state, ev.player, p, craftsmen_out=out))
         if state.stage == "shiring":
             # Step 10 is over once every Shiring taker is back within the limit.
-            nxt = over_limit(ctx, state)
-            if nxt is None:
-                return steps_11_12(ctx, state)
-            return evolve(state, queue=(nxt,))
+            still = all_over_limit(ctx, state)
+            return evolve(state, queue=still) if still else steps_11_12(ctx, state)
         return state
-    state = with_player(state, ev.player, p, craftsmen_out=out, queue=state.queue[1:])
+    state = with_player(
+        state, ev.player, p, craftsmen_out=out, queue=without(state.queue, ev.player)
+    )
+    state = noted(ctx, "PIL-EVENT-03", state)
     return state if state.queue else to_bishop(ctx, state)
 
 
@@ -137,6 +148,7 @@ def take_bishop_resource(ctx: Ctx, state: State, ev: TakeBishopResource) -> Stat
     resources = added(p.resources, {ev.resource: 1})
     p = evolve(p, resources=resources)
     state = with_player(state, ev.player, p, market=market, queue=state.queue[1:])
+    state = noted(ctx, "PIL-BISHOP-01", state)
     return state if state.queue else steps_3_to_8(ctx, state)
 
 
@@ -145,7 +157,7 @@ def roll_tax(ctx: Ctx, state: State, ev: RollTax) -> State:
     due(state, "actions", "tax", "rolling the tax die")
     if ev.tax not in ctx.t.die_faces:
         raise RuleViolation("PIL-TAX-01", f"the tax die has no face {ev.tax}")
-    return apply_tax(ctx, evolve(state, tax=ev.tax))
+    return apply_tax(ctx, noted(ctx, "PIL-TAX-01", evolve(state, tax=ev.tax)))
 
 
 # --- step 12: market ---------------------------------------------------------------------
@@ -159,10 +171,11 @@ def _resource(name: str) -> str:
     return name
 
 
-def _next_trader(ctx: Ctx, state: State, acted: bool, **changes: Any) -> State:
-    """The state with ``changes``; the turn passes to the next trader, or step 13 begins."""
+def _next_trader(ctx: Ctx, state: State, rule: str, acted: bool, **changes: Any) -> State:
+    """The state with ``changes`` (rule ``rule``'s work); the turn passes to the next trader,
+    or step 13 begins."""
     queue = state.queue[1:] + state.queue[:1] if acted else state.queue[1:]
-    state = evolve(state, queue=queue, **changes)
+    state = noted(ctx, rule, evolve(state, queue=queue, **changes))
     return state if queue else start_cathedral(ctx, state)
 
 
@@ -220,7 +233,7 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
     bought = p.bought if r in p.bought else p.bought + (r,)
     players = dict(state.players)
     players[ev.player] = evolve(p, gold=p.gold - price, resources=resources, bought=bought)
-    return _next_trader(ctx, state, True, players=players, market=market)
+    return _next_trader(ctx, state, "PIL-MARKET-02", True, players=players, market=market)
 
 
 def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
@@ -253,13 +266,13 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     gold = gold_after(ctx, p.gold, ctx.t.sell_prices[r] * ev.count)
     players = dict(state.players)
     players[ev.player] = evolve(p, resources=resources, owed=owed, sold=sold, gold=gold)
-    return _next_trader(ctx, state, True, players=players, supply=supply)
+    return _next_trader(ctx, state, "PIL-MARKET-03", True, players=players, supply=supply)
 
 
 def pass_market(ctx: Ctx, state: State, ev: PassMarket) -> State:
     """PIL-MARKET-01: a player who passes trades no more this round."""
     due(state, "actions", "market", "passing at the market")
-    return _next_trader(ctx, state, False)
+    return _next_trader(ctx, state, "PIL-MARKET-01", False)
 
 
 # --- step 13: cathedral ------------------------------------------------------------------
@@ -368,4 +381,5 @@ def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
         spend_cubes(resources, owed, supply, r, back[r])
     players = dict(state.players)
     players[ev.player] = evolve(p, resources=resources, owed=owed)
+    note_work(ctx, "PIL-CATH-06", state, players=players, supply=supply, returning=False)
     return cathedral_turn(ctx, state, players, state.queue[1:], supply=supply, returning=False)

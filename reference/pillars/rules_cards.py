@@ -24,6 +24,9 @@ from reference.pillars.flow import (
     advantage_with,
     evolve_player,
     location_of,
+    note_work,
+    noted,
+    out_of_play,
 )
 from reference.pillars.rounds import start_cards_phase
 from reference.pillars.state import PlayerState, State, evolve
@@ -90,35 +93,43 @@ def reveal_resource_cards(ctx: Ctx, state: State, ev: RevealResourceCards) -> St
 
 
 def _after_take(
-    ctx: Ctx, state: State, name: str, player: PlayerState, card_supply: tuple[str, ...]
+    ctx: Ctx,
+    state: State,
+    rule: str,
+    name: str,
+    player: PlayerState,
+    card_supply: tuple[str, ...],
 ) -> State:
     """PIL-CARDS-01: the turn passes clockwise; PIL-CARDS-06: the phase ends when the
     supply is empty or everyone has passed, and unsold craftsmen leave the game."""
     queue = state.queue[1:] + state.queue[:1]
-    return _maybe_end_cards(ctx, state, name, player, card_supply, queue)
+    return _maybe_end_cards(ctx, state, rule, name, player, card_supply, queue)
 
 
 def _maybe_end_cards(
     ctx: Ctx,
     state: State,
+    rule: str,
     name: str,
     player: PlayerState,
     card_supply: tuple[str, ...],
     queue: tuple[str, ...],
 ) -> State:
-    """The state with player ``name``, the card supply and the queue replaced; Phase II
-    begins if the supply is empty or nobody is left (PIL-CARDS-06)."""
+    """The state with player ``name``, the card supply and the queue replaced (rule
+    ``rule``'s work); Phase II begins if the supply is empty or nobody is left
+    (PIL-CARDS-06)."""
     players = dict(state.players)
     players[name] = player
     if card_supply and queue:
         return evolve(state, players=players, card_supply=card_supply, queue=queue)
+    note_work(ctx, rule, state, players=players, card_supply=card_supply, queue=queue)
     left = tuple(c for c in card_supply if c in ctx.t.craftsmen)
     bag = {n: p.master_builders for n, p in players.items()}
-    return evolve(
+    ended = evolve(
         state,
         players=players,
         card_supply=(),
-        craftsmen_out=state.craftsmen_out + left,
+        craftsmen_out=out_of_play(state.craftsmen_out, *left),
         phase="builders",
         stage="draw",
         queue=(),
@@ -129,6 +140,7 @@ def _maybe_end_cards(
         passed_builders=(),
         spaces={},
     )
+    return noted(ctx, "PIL-CARDS-06", ended)
 
 
 def take_resource_card(ctx: Ctx, state: State, ev: TakeResourceCard) -> State:
@@ -151,7 +163,7 @@ def take_resource_card(ctx: Ctx, state: State, ev: TakeResourceCard) -> State:
         resource_cards=p.resource_cards + (ev.card,),
     )
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, state, ev.player, p, supply)
+    return _after_take(ctx, state, "PIL-CARDS-03", ev.player, p, supply)
 
 
 def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
@@ -169,14 +181,16 @@ def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
         )
     p = evolve(p, gold=p.gold - cost, craftsmen=p.craftsmen + (ev.card,))
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, state, ev.player, p, supply)
+    return _after_take(ctx, state, "PIL-CARDS-04", ev.player, p, supply)
 
 
 def pass_cards(ctx: Ctx, state: State, ev: PassCards) -> State:
     """PIL-CARDS-05: a player who passes takes no more cards this round."""
     due(state, "cards", "choose", "passing in Phase I")
     p = evolve(state.players[ev.player], passed_cards=True)
-    return _maybe_end_cards(ctx, state, ev.player, p, state.card_supply, state.queue[1:])
+    return _maybe_end_cards(
+        ctx, state, "PIL-CARDS-05", ev.player, p, state.card_supply, state.queue[1:]
+    )
 
 
 # --- Phase II --------------------------------------------------------------------------
@@ -223,11 +237,13 @@ def placement_cost(ctx: Ctx, state: State) -> int:
 
 
 def free_spaces(ctx: Ctx, state: State) -> tuple[str, ...]:
-    """PIL-BUILD-07/11: empty spaces a builder may take (ordered locations fill from the first)."""
+    """PIL-BUILD-07/11: empty spaces a builder may take (ordered locations fill from the
+    first, unless option ordered_spaces is any_free)."""
     result: list[str] = []
     taken = state.spaces
+    in_order = ctx.o.ordered_spaces == "first_free"
     for loc, spaces in ctx.locations:
-        if loc in ORDERED_LOCATIONS:
+        if in_order and loc in ORDERED_LOCATIONS:
             for space in spaces:
                 if space not in taken:
                     result.append(space)
@@ -241,9 +257,12 @@ def _after_decision(ctx: Ctx, state: State, **changes: Any) -> State:
     """PIL-BUILD-03: either way the cost marker moves down; then the next draw, the passed
     builders (PIL-BUILD-05), or Phase III."""
     if any(state.bag.values()):
-        return evolve(state, cost=max(0, state.cost - 1), drawn=None, stage="draw", **changes)
+        nxt = evolve(state, cost=max(0, state.cost - 1), drawn=None, stage="draw", **changes)
+        return noted(ctx, "PIL-BUILD-03", nxt)
     # PIL-BUILD-06: with the bag empty the cost marker goes to 0; passed builders are free.
-    state = evolve(state, cost=0, drawn=None, stage="place_passed", **changes)
+    state = noted(
+        ctx, "PIL-BUILD-06", evolve(state, cost=0, drawn=None, stage="place_passed", **changes)
+    )
     return state if state.passed_builders else start_actions(ctx, state)
 
 
@@ -272,7 +291,7 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
                 "PIL-ADV-10", "Remigius frees one paid placement of a drawn builder you hold it for"
             )
         advantages = tuple(a for a in advantages if a != cards[0])
-        changes["advantages_out"] = state.advantages_out + (cards[0],)
+        changes["advantages_out"] = out_of_play(state.advantages_out, cards[0])
         cost = 0
     # PIL-BUILD-02: placing costs the current cost; a player who cannot pay must pass.
     if p.gold < cost:
@@ -283,6 +302,9 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
     if cost or ev.remigius:
         players = dict(players)
         players[ev.player] = evolve(p, gold=p.gold - cost, advantages=advantages)
+    note_work(
+        ctx, "PIL-ADV-10" if ev.remigius else "PIL-BUILD-02", state, players=players, spaces=spaces
+    )
     if state.stage == "place_passed":
         rest = state.passed_builders[1:]
         state = evolve(state, players=players, spaces=spaces, passed_builders=rest, **changes)
@@ -296,4 +318,6 @@ def pass_master_builder(ctx: Ctx, state: State, ev: PassMasterBuilder) -> State:
     # PIL-BUILD-04: from the 8th draw placement is free and mandatory.
     if state.draws >= ctx.t.free_from_draw:
         raise RuleViolation("PIL-BUILD-04", f"draw {state.draws} is free and must be placed")
-    return _after_decision(ctx, state, passed_builders=state.passed_builders + (ev.player,))
+    passed = state.passed_builders + (ev.player,)
+    note_work(ctx, "PIL-BUILD-05", state, passed_builders=passed)
+    return _after_decision(ctx, state, passed_builders=passed)

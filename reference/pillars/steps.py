@@ -10,11 +10,14 @@ from reference.pillars.flow import (
     add_gold,
     add_vp,
     advantage_with,
+    all_over_limit,
     event_affects,
     gold_after,
     grant,
+    note_work,
+    noted,
     occupants,
-    over_limit,
+    out_of_play,
     pay,
     turn_order,
     usable,
@@ -43,7 +46,7 @@ def after_event_reveal(ctx: Ctx, state: State) -> State:
             players = dict(state.players)
             for name in bishop:
                 players[name] = evolve(players[name], protected=True)
-            state = evolve(state, players=players)
+            state = noted(ctx, "PIL-BISHOP-01", evolve(state, players=players))
         queue = tuple(
             n
             for n in turn_order(state)
@@ -67,7 +70,13 @@ def resolve_event(ctx: Ctx, state: State) -> State:
         if not event_affects(ctx, state, name):
             continue
         p = players[name]
-        if card.effect == "gold":
+        if card.effect == "gold" and p.gold < -card.amount:
+            # PIL-TAX-02: a fine (William) that cannot be paid costs VP, as a tax does.
+            note_work(ctx, "PIL-EVENT-01", state, players=players, supply=supply)
+            players[name] = pay(ctx, p, -card.amount)
+            note_work(ctx, "PIL-TAX-02", state, players=players, supply=supply)
+            changed = True
+        elif card.effect == "gold":
             players[name] = (
                 add_gold(ctx, p, card.amount) if card.amount >= 0 else pay(ctx, p, -card.amount)
             )
@@ -91,7 +100,8 @@ def resolve_event(ctx: Ctx, state: State) -> State:
             choosers.append(name)
         # yield_per_card acts at production (steps 6-8).
     if changed:
-        state = evolve(state, players=players, supply=supply)
+        rule = "PIL-EVENT-05" if card.effect == "builders_next_round" else "PIL-EVENT-01"
+        state = noted(ctx, rule, evolve(state, players=players, supply=supply))
     if choosers:
         stage = "division" if card.effect == "discard_craftsman" else "archbishop"
         return evolve(state, stage=stage, queue=tuple(choosers))
@@ -101,7 +111,12 @@ def resolve_event(ctx: Ctx, state: State) -> State:
 def _must_choose(ctx: Ctx, state: State, name: str, effect: str) -> bool:
     if effect == "discard_craftsman":
         return bool(state.players[name].craftsmen)
-    return effect == "craftsman_capacity" and bool(archbishop_choices(ctx, state, name))
+    # PIL-EVENT-04: asked at the event unless option archbishop_timing moves it to step 13.
+    return (
+        effect == "craftsman_capacity"
+        and ctx.o.archbishop_timing == "event"
+        and bool(archbishop_choices(ctx, state, name))
+    )
 
 
 def archbishop_choices(ctx: Ctx, state: State, name: str) -> tuple[str, ...]:
@@ -137,6 +152,7 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = players[name]
         if p.wool_mill():
             players[name] = add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
+    note_work(ctx, "PIL-CARDS-07", state, players=players)
     # PIL-KINGSBRIDGE-01 (step 4): occupants take the advantage card on their space.
     supply = dict(state.supply)
     kingsbridge = dict(state.kingsbridge)
@@ -146,7 +162,17 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         if owner is not None:
             card_id = kingsbridge.pop(space)
             if take_advantage(ctx, players, supply, owner, card_id):
-                advantages_out += (card_id,)
+                advantages_out = out_of_play(advantages_out, card_id)
+    note_work(ctx, "PIL-ADV-01", state, players=players, supply=supply)
+    note_work(
+        ctx,
+        "PIL-KINGSBRIDGE-01",
+        state,
+        players=players,
+        supply=supply,
+        kingsbridge=kingsbridge,
+        advantages_out=advantages_out,
+    )
     # PIL-PRIORY-01 (step 5): 2 VP on the first space, 1 on the second; Philip +1 (PIL-ADV-06).
     for i, vp in enumerate(t.priory_vp, 1):
         owner = state.spaces.get(f"priory_{i}")
@@ -155,6 +181,15 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         p = players[owner]
         bonus = sum(t.advantages[a].amount for a in advantage_with(ctx, p, "priory_vp"))
         players[owner] = add_vp(ctx, p, vp + bonus)
+    note_work(
+        ctx,
+        "PIL-PRIORY-01",
+        state,
+        players=players,
+        supply=supply,
+        kingsbridge=kingsbridge,
+        advantages_out=advantages_out,
+    )
     # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market;
     # PIL-PROD-02: what the supply lacks is owed; PIL-PROD-03: served in turn order, owed
     # cubes first (owed metal after step 8).
@@ -181,14 +216,18 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
             resource_cards=(),
             workers_placed=0,
         )
-    return evolve(
-        state,
-        players=players,
-        supply=supply,
-        kingsbridge=kingsbridge,
-        advantages_out=advantages_out,
-        stage="tax",
-        queue=(),
+    return noted(
+        ctx,
+        "PIL-PROD-01",
+        evolve(
+            state,
+            players=players,
+            supply=supply,
+            kingsbridge=kingsbridge,
+            advantages_out=advantages_out,
+            stage="tax",
+            queue=(),
+        ),
     )
 
 
@@ -261,6 +300,7 @@ def apply_tax(ctx: Ctx, state: State) -> State:
         resources["metal"] += take
         metal -= take
         players[first] = evolve(p, resources=resources)
+        note_work(ctx, "PIL-TAX-01", state, players=players, kings_court_metal=metal)
     deciders: list[str] = []
     for name in turn_order(state):
         if name in court:
@@ -268,7 +308,9 @@ def apply_tax(ctx: Ctx, state: State) -> State:
         if advantage_with(ctx, players[name], "tax_exemption"):
             deciders.append(name)
             continue
-        players[name] = pay(ctx, players[name], tax_due(ctx, state, name))
+        due = tax_due(ctx, state, name)
+        players[name] = pay(ctx, players[name], due)
+        note_work(ctx, tax_rule(ctx, state, name, due), state, players=players)
     state = evolve(state, players=players, kings_court_metal=metal)
     if deciders:
         return evolve(state, stage="tax_exemption", queue=tuple(deciders))
@@ -284,9 +326,19 @@ def tax_due(ctx: Ctx, state: State, name: str) -> int:
     return due
 
 
+def tax_rule(ctx: Ctx, state: State, name: str, due: int) -> str:
+    """The rule a tax payment rests on: PIL-TAX-02 for a shortfall, PIL-ADV-05 when
+    Francis caps it, else PIL-TAX-01 (``state``: before the payment)."""
+    if state.players[name].gold < due:
+        return "PIL-TAX-02"
+    return "PIL-ADV-05" if state.tax is not None and due < state.tax else "PIL-TAX-01"
+
+
 def pay_tax(ctx: Ctx, state: State, name: str) -> State:
     """One player pays the tax (PIL-TAX-02 covers a shortfall)."""
-    return with_player(state, name, pay(ctx, state.players[name], tax_due(ctx, state, name)))
+    due = tax_due(ctx, state, name)
+    rule = tax_rule(ctx, state, name, due)
+    return noted(ctx, rule, with_player(state, name, pay(ctx, state.players[name], due)))
 
 
 def steps_10_to_12(ctx: Ctx, state: State) -> State:
@@ -299,11 +351,11 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
         for space, owner in takers:
             card = shiring.pop(space)
             players[owner] = evolve(players[owner], craftsmen=players[owner].craftsmen + (card,))
-        state = evolve(state, shiring=shiring, players=players)
+        state = noted(ctx, "PIL-SHIRING-01", evolve(state, shiring=shiring, players=players))
     # PIL-CRAFT-01: a player now over the craftsman limit discards before step 11.
-    over = over_limit(ctx, state)
-    if over is not None:
-        return evolve(state, stage="shiring", queue=(over,))
+    over = all_over_limit(ctx, state)
+    if over:
+        return evolve(state, stage="shiring", queue=over)
     return steps_11_12(ctx, state)
 
 
@@ -319,20 +371,47 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
             workers -= take
             p = players[owner]
             players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + take)
-        state = evolve(state, players=players, castle_workers=workers)
-    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces;
-    # PIL-MARKET-11: a player with several market builders acts once per lap, at the first.
-    queue: list[str] = []
-    for owner in occupants(state, "market"):
-        if owner not in queue:
-            queue.append(owner)
+        state = noted(ctx, "PIL-CASTLE-01", evolve(state, players=players, castle_workers=workers))
+    # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
+    queue = market_order(ctx, occupants(state, "market"))
     if queue:
-        return evolve(state, stage="market", queue=tuple(queue))
+        return evolve(state, stage="market", queue=queue)
     return start_cathedral(ctx, state)
 
 
+def market_order(ctx: Ctx, builders: tuple[str, ...]) -> tuple[str, ...]:
+    """PIL-MARKET-11: the turn order of one market lap, from the owners of the market
+    spaces in space order. A player with several builders acts once per lap at the first
+    of their spaces (``first``), at the last (``last``), or once per builder (``each``)."""
+    if ctx.o.market_builders == "each":
+        return builders
+    position = {owner: i for i, owner in enumerate(builders)}
+    if ctx.o.market_builders == "first":
+        position = {owner: builders.index(owner) for owner in position}
+    return tuple(sorted(position, key=position.__getitem__))
+
+
 def start_cathedral(ctx: Ctx, state: State) -> State:
-    """Step 13 begins with the start player (PIL-CATH-01)."""
+    """Step 13 begins with the start player (PIL-CATH-01); with option archbishop_timing
+    ``cathedral``, the archbishop's choices come first (PIL-EVENT-04)."""
+    if ctx.o.archbishop_timing == "cathedral" and archbishop_round(ctx, state):
+        choosers = tuple(
+            n
+            for n in turn_order(state)
+            if event_affects(ctx, state, n) and archbishop_choices(ctx, state, n)
+        )
+        if choosers:
+            return evolve(state, stage="archbishop", queue=choosers)
+    return cathedral_turns(ctx, state)
+
+
+def archbishop_round(ctx: Ctx, state: State) -> bool:
+    """Whether this round's event is the archbishop (PIL-EVENT-04)."""
+    return state.event is not None and ctx.t.events[state.event].effect == "craftsman_capacity"
+
+
+def cathedral_turns(ctx: Ctx, state: State) -> State:
+    """The step-13 turns, from the start player clockwise (PIL-CATH-01)."""
     return cathedral_turn(
         ctx, state, state.players, turn_order(state), stage="cathedral", returning=False
     )
@@ -368,4 +447,5 @@ def cathedral_turn(
     if scored:
         players = dict(players)
         players[name] = evolve(p, craftsman_uses=uses, gold=gold, vp=vp)
+        note_work(ctx, "PIL-CATH-05", state, players=players, queue=queue, **changes)
     return evolve(state, players=players, queue=queue, **changes)

@@ -42,6 +42,41 @@ def _is_docstring(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return isinstance(parents.get(node), ast.Expr)
 
 
+TRACE_CALLS = frozenset({"noted", "note_work", "_next_trader", "_after_take", "_maybe_end_cards"})
+"""Trace points (reference/core/trace.py) and the Pillars steps that pass a rule id on to
+one: the id they name explains a change of the position, it refuses nothing."""
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
+def _is_traced(node: ast.AST, parents: dict[ast.AST, ast.AST], tree: ast.AST) -> bool:
+    """Whether a literal names the rule a change rests on (a trace point's id), not a
+    refusal: an argument of a trace call, or a value put in a name no ``RuleViolation``
+    raises with."""
+    parent = parents.get(node)
+    while isinstance(parent, ast.IfExp):
+        parent = parents.get(parent)
+    if isinstance(parent, ast.keyword) and parent.arg == "rule":
+        return True
+    if isinstance(parent, ast.Call):
+        return _call_name(parent) in TRACE_CALLS
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        target = parent.targets[0]
+        if isinstance(target, ast.Name):
+            return not any(
+                isinstance(call, ast.Call)
+                and _call_name(call) == "RuleViolation"
+                and call.args
+                and isinstance(call.args[0], ast.Name)
+                and call.args[0].id == target.id
+                for call in ast.walk(tree)
+            )
+    return False
+
+
 def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, Any]]:
     """('id', rule id) for each rule-id literal, ('call', callee) for each resolvable call;
     ``self`` is the rule set ``rules``."""
@@ -53,7 +88,12 @@ def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, A
         names.update(inspect.getclosurevars(func).nonlocals)
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if RULE_ID.match(node.value) and not _is_docstring(node, parents):
+            if (
+                RULE_ID.match(node.value)
+                and not _is_docstring(node, parents)
+                and not _is_traced(node, parents, tree)
+                and not func.__name__.endswith("_rule")  # names the rule a change rests on
+            ):
                 yield "id", node.value
         elif isinstance(node, ast.Name):
             value = names.get(node.id)

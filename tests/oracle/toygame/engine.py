@@ -21,6 +21,9 @@ HANDLERS: dict[type[Event], Handler[Tables, State]] = {
     Bank: rules_turn.bank,
 }
 
+EVENT_RULES: dict[type, str] = {Roll: "TOY-ROLL-01", Advance: "TOY-MOVE-01", Bank: "TOY-TURN-01"}
+"""The rule each event's changes are put down to when a divergence is explained."""
+
 
 class ToyGame(RuleSet[Options, Tables, State, Event]):
     name = "toy"
@@ -32,6 +35,7 @@ class ToyGame(RuleSet[Options, Tables, State, Event]):
     event_types = EVENT_TYPES
     state_type = State
     handlers = HANDLERS
+    event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rules_setup
 
