@@ -18,17 +18,21 @@ import typer
 from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
-from oracle.replay import validate_log
+from oracle.replay import Verdict, validate_log
 from oracle.report import (
+    each_rendered,
+    json_safe,
     scenario_json,
     scenario_text,
     scenarios_junit,
+    text_safe,
+    unrenderable,
     verdict_json,
     verdict_text,
     verdicts_junit,
 )
 from oracle.rulebook import core_catalogue
-from oracle.scenarios import run_all
+from oracle.scenarios import ScenarioResult, run_all
 from reference.core.catalogue import Catalogue, Rule
 from reference.core.datafile import load_profile_file
 from reference.core.errors import BadOptions
@@ -65,13 +69,42 @@ def _usage(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def _profile(path: Path | None) -> dict[str, Any]:
+def _profile(path: Path | None, game: str | None = None) -> dict[str, Any]:
+    """The ``--profile`` file, checked before any work: it must fit ``game`` (or, with no
+    game named, at least one game), else a usage error (exit 2) naming the file."""
     if path is None:
         return {}
     try:
-        return load_profile_file(path)
+        extra = load_profile_file(path)
     except BadOptions as exc:
         _usage(exc.message)
+    refusals = []
+    for name in [game] if game else game_names():
+        try:
+            make_game(name, {"profile": extra})
+        except BadOptions as exc:
+            refusals.append(f"{name}: {exc.message}")
+            continue
+        return extra
+    _usage(f"--profile {path} fits no game: " + "; ".join(refusals))
+
+
+def _name(item: Verdict | ScenarioResult) -> str:
+    return item.log if isinstance(item, Verdict) else item.path
+
+
+def _text_failed(item: Verdict | ScenarioResult, exc: Exception) -> str:
+    return f"{text_safe(_name(item))}: {unrenderable(_name(item), exc)}"
+
+
+def _json_failed(item: Verdict | ScenarioResult, exc: Exception) -> dict[str, str]:
+    kind = "kind" if isinstance(item, Verdict) else "status"
+    field = "log" if isinstance(item, Verdict) else "path"
+    return {
+        field: json_safe(_name(item)),
+        kind: "internal_error",
+        "message": unrenderable(_name(item), exc),
+    }
 
 
 def _default_scenarios_dir() -> Path:
@@ -95,9 +128,12 @@ def play(
         _usage(f"--options is not JSON: {exc.msg}")
     if not isinstance(opts, dict):
         _usage("--options must be a JSON object")
-    extra = _profile(profile)
+    extra = _profile(profile, game if game in game_names() else None)
     if extra:
-        opts["profile"] = {**opts.get("profile", {}), **extra}
+        embedded = opts.get("profile") or {}
+        if not isinstance(embedded, dict):
+            _usage("--options: profile must be an object of data keys to values")
+        opts["profile"] = {**embedded, **extra}
     names = PLAYER_NAMES[:players]
     try:
         rules = make_game(game, opts)
@@ -154,13 +190,17 @@ def validate(
         if fmt is not Format.text:
             verdicts.append(verdict)
         else:
-            typer.echo(verdict_text(verdict))
+            (text,), broken = each_rendered([verdict], verdict_text, _text_failed)
+            internal |= broken > 0
+            typer.echo(text)
             if at is not None and verdict.state_at is not None:
                 typer.echo(json.dumps(verdict.state_at, indent=1))
             elif at is not None and verdict.kind != "malformed":
                 typer.echo(f"  (the log has fewer than {at} events that replayed)")
     if fmt is Format.json:
-        typer.echo(json.dumps([verdict_json(v) for v in verdicts], indent=1))
+        items, broken = each_rendered(verdicts, verdict_json, _json_failed)
+        internal |= broken > 0
+        typer.echo(json.dumps(items, indent=1))
     elif fmt is Format.junit:
         typer.echo(verdicts_junit(verdicts, strict))
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
@@ -186,17 +226,20 @@ def scenarios(
                 if paths
                 else "no scenarios/ folder here: run from the repository or name the files"
             )
-    results = run_all(targets, GameCache(_profile(profile)), game)
+    results = run_all(targets, GameCache(_profile(profile, game)), game)
+    broken = 0
     if fmt is Format.json:
-        typer.echo(json.dumps([scenario_json(r) for r in results], indent=1))
+        items, broken = each_rendered(results, scenario_json, _json_failed)
+        typer.echo(json.dumps(items, indent=1))
     elif fmt is Format.junit:
         typer.echo(scenarios_junit(results))
     else:
-        for r in results:
-            typer.echo(scenario_text(r))
+        lines, broken = each_rendered(results, scenario_text, _text_failed)
+        for line in lines:
+            typer.echo(line)
         passed = sum(r.status == "pass" for r in results)
         typer.echo(f"{passed} passed, {len(results) - passed} failed")
-    if any(r.status == "internal_error" for r in results):
+    if broken or any(r.status == "internal_error" for r in results):
         raise typer.Exit(EXIT_INTERNAL)
     if not results:
         _usage("no scenario files found")

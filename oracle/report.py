@@ -3,12 +3,88 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from oracle.formats.converter import CONVERTER
 from oracle.replay import Verdict
 from oracle.scenarios import ScenarioResult
+
+T = TypeVar("T")
+
+MAX_SHOWN_DEPTH = 100
+"""Deeper values are shown as a note (the log reader refuses values over 64 levels)."""
+MAX_SHOWN_CHARS = 2_000
+"""A value shown in a text line is cut after this many characters."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def text_safe(text: str) -> str:
+    """``text`` fit for a terminal: control characters (but newline and tab) and lone
+    surrogates written as visible escapes (``\\x1b``, ``\\ud800``)."""
+    return _TERMINAL_UNSAFE.sub(_escaped, text)
+
+
+def xml_safe(text: str) -> str:
+    """``text`` fit for XML 1.0: characters it cannot carry written as visible escapes."""
+    return _XML_UNSAFE.sub(_escaped, text)
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """JSON data fit for any JSON reader: lone surrogates in text (keys too) replaced by
+    U+FFFD, and anything nested deeper than MAX_SHOWN_DEPTH replaced by a note."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if depth >= MAX_SHOWN_DEPTH:
+        return f"<nested deeper than {MAX_SHOWN_DEPTH} levels>"
+    if isinstance(value, dict):
+        return {json_safe(str(k)): json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v, depth + 1) for v in value]
+    return json_safe(str(value))
+
+
+def shown(value: Any) -> str:
+    """A JSON value in one line of text, cut to MAX_SHOWN_CHARS characters."""
+    text = json.dumps(json_safe(value), ensure_ascii=False)
+    if len(text) > MAX_SHOWN_CHARS:
+        text = text[:MAX_SHOWN_CHARS] + f"... ({len(text)} characters)"
+    return text_safe(text)
+
+
+def each_rendered(
+    items: list[T], render: Callable[[T], Any], failed: Callable[[T, Exception], Any]
+) -> tuple[list[Any], int]:
+    """``render`` of each item, and how many failed; an item whose rendering fails (our
+    bug) is rendered by ``failed`` instead, so one item never loses the others."""
+    out, failures = [], 0
+    for item in items:
+        try:
+            out.append(render(item))
+        except Exception as exc:  # noqa: BLE001 - reported as ours by ``failed``, never hidden
+            out.append(failed(item, exc))
+            failures += 1
+    return out, failures
+
+
+def unrenderable(name: str, exc: Exception) -> str:
+    """The message for an item the report could not render: our bug, said so."""
+    return text_safe(
+        f"internal error in rules-oracle, please report: cannot report {name!r}: "
+        f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+    )
 
 
 def verdict_text(v: Verdict) -> str:
@@ -26,12 +102,12 @@ def verdict_text(v: Verdict) -> str:
         head += f": {who}: {v.rule_id} ({v.rule_title or 'no title'}): {v.message}"
     elif v.message:
         head += f": {v.message}"
-    lines = [head]
+    lines = [text_safe(head)]
     if v.kind == "illegal" and v.citation:
-        lines.append(f"  source: {v.citation}")
+        lines.append(text_safe(f"  source: {v.citation}"))
     for d in v.divergences:
         lines.append(
-            f"  {d.path}: claimed {json.dumps(d.claimed)}, reference {json.dumps(d.reference)}"
+            f"  {text_safe(d.path)}: claimed {shown(d.claimed)}, reference {shown(d.reference)}"
         )
     if v.placeholders and v.kind != "malformed":
         if v.kind == "illegal":
@@ -46,7 +122,7 @@ def verdict_text(v: Verdict) -> str:
 
 def verdict_json(v: Verdict) -> dict[str, Any]:
     """A verdict as a JSON object (the state is included only when asked for with --at)."""
-    data: dict[str, Any] = CONVERTER.unstructure(v)
+    data: dict[str, Any] = json_safe(CONVERTER.unstructure(v))
     if v.state_at is None:
         data.pop("state_at")
     return data
@@ -63,12 +139,12 @@ def scenario_text(r: ScenarioResult) -> str:
         text += f": {r.reason}"
     if r.status == "pass" and r.placeholders:
         text += f" [rests on placeholders: {'; '.join(r.placeholders)}]"
-    return text
+    return text_safe(text)
 
 
 def scenario_json(r: ScenarioResult) -> dict[str, Any]:
     """A scenario result as a JSON object."""
-    data: dict[str, Any] = CONVERTER.unstructure(r)
+    data: dict[str, Any] = json_safe(CONVERTER.unstructure(r))
     return data
 
 
@@ -78,16 +154,17 @@ def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
     errors = sum(1 for _, _, kind, _ in cases if kind == "error")
     root = ET.Element(
         "testsuite",
-        name=suite,
+        name=xml_safe(suite),
         tests=str(len(cases)),
         failures=str(failures),
         errors=str(errors),
     )
     for name, classname, kind, message in cases:
-        case = ET.SubElement(root, "testcase", name=name, classname=classname)
+        case = ET.SubElement(root, "testcase", name=xml_safe(name), classname=xml_safe(classname))
         if kind is not None:
-            node = ET.SubElement(case, kind, message=message.splitlines()[0] if message else "")
-            node.text = message
+            first = message.splitlines()[0] if message else ""
+            node = ET.SubElement(case, kind, message=xml_safe(first))
+            node.text = xml_safe(message)
     return ET.tostring(root, encoding="unicode")
 
 

@@ -63,13 +63,18 @@ def run_scenario(path: Path, games: GameCache) -> ScenarioResult:
     except BadOptions as exc:
         return ScenarioResult(str(path), "error", exc.message, **base)
     except Exception as exc:  # noqa: BLE001 - anything else is our bug, reported as ours
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        reason = (
-            f"internal error in rules-oracle, please report: {type(exc).__name__}: {exc} "
-            f"({Path(where.filename).name}:{where.lineno})"
-        )
-        return ScenarioResult(str(path), "internal_error", reason, **base)
+        return ScenarioResult(str(path), "internal_error", _our_bug(exc), **base)
     return ScenarioResult(str(path), "pass", "", placeholders=basis, **base)
+
+
+def _our_bug(exc: Exception) -> str:
+    """The reason given for a crash of ours: the exception and where it was raised."""
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())[:500]
+    return (
+        f"internal error in rules-oracle, please report: {text} "
+        f"({Path(where.filename).name}:{where.lineno})"
+    )
 
 
 def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[str, ...]:
@@ -219,7 +224,10 @@ def run_all(paths_: list[Path], games: GameCache, game_filter: str | None) -> li
     results: list[ScenarioResult] = []
     seen: dict[str, str] = {}
     for path in scenario_files(paths_):
-        result = run_scenario(path, games)
+        try:
+            result = run_scenario(path, games)
+        except Exception as exc:  # noqa: BLE001 - one file's crash never loses the others
+            result = ScenarioResult(str(path), "internal_error", _our_bug(exc))
         if game_filter is not None and result.game not in (game_filter, None):
             continue
         if result.id is not None and result.id in seen:

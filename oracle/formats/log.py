@@ -17,6 +17,8 @@ FORMAT_NAME = "rules-oracle-log"
 FORMAT_VERSION = 1
 MAX_LINE_BYTES = 1_000_000
 """A longer line is refused as malformed rather than read into memory whole."""
+MAX_DEPTH = 64
+"""A line's JSON may nest objects and arrays this deep (the line itself is level 1)."""
 
 
 class Malformed(Exception):
@@ -89,7 +91,10 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     with handle:
         number = 0
         while True:
-            chunk = handle.readline(MAX_LINE_BYTES + 1)
+            try:
+                chunk = handle.readline(MAX_LINE_BYTES + 1)
+            except OSError as exc:
+                raise Malformed(number + 1, f"cannot read: {exc.strerror or exc}") from exc
             if not chunk:
                 return
             number += 1
@@ -113,7 +118,18 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 raise Malformed(number, f"not usable JSON: {' '.join(str(exc).split())}") from exc
             if not isinstance(record, dict):
                 raise Malformed(number, "each line must be a JSON object")
+            if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(record, MAX_DEPTH):
+                raise Malformed(number, f"JSON nested deeper than {MAX_DEPTH} levels")
             yield number, record
+
+
+def _too_deep(value: Any, levels: int) -> bool:
+    """Whether ``value`` nests objects and arrays more than ``levels`` deep."""
+    if levels <= 0:
+        return True
+    if isinstance(value, dict):
+        return any(_too_deep(v, levels - 1) for v in value.values() if isinstance(v, (dict, list)))
+    return any(_too_deep(v, levels - 1) for v in value if isinstance(v, (dict, list)))
 
 
 def parse_header(line: int, record: dict[str, Any]) -> Header:
