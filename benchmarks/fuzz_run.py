@@ -76,7 +76,7 @@ def run(
             kept.with_suffix(".problem.txt").write_text("\n".join(problems), "utf-8", "replace")
         if tally["inputs"] % 1000 == 0:
             rate = tally["inputs"] / (time.monotonic() - started)
-            print(f"{kind}: {tally['inputs']} ({rate:.0f}/s)", file=sys.stderr, flush=True)
+            print(f"{kind} so far ({rate:.0f}/s): {_line(tally)}", flush=True)
 
     one()
     tally["seconds"] = int(time.monotonic() - started)
@@ -110,10 +110,14 @@ def main() -> int:
             continue
         tally = run(kind, count, strategy, check, args.keep, suffix)
         found |= tally["inputs with a problem"] > 0
-        print(f"{kind}: " + ", ".join(f"{k}={v}" for k, v in sorted(tally.items())), flush=True)
+        print(f"{kind}: {_line(tally)}", flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     print(f"peak memory of the run: {peak} MB", flush=True)
     return 1 if found else 0
+
+
+def _line(tally: Counter[str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(tally.items()))
 
 
 def _profile_check(path: Path) -> list[str]:
