@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from oracle.formats.converter import CONVERTER
+import attrs
+
 from oracle.replay import Verdict
 from oracle.scenarios import ScenarioResult
 
@@ -41,14 +42,19 @@ def xml_safe(text: str) -> str:
 
 
 def json_safe(value: Any, depth: int = 0) -> Any:
-    """JSON data fit for any JSON reader: lone surrogates in text (keys too) replaced by
-    U+FFFD, and anything nested deeper than MAX_SHOWN_DEPTH replaced by a note."""
+    """JSON data fit for any JSON reader (attrs objects become objects of their fields):
+    lone surrogates in text (keys too) replaced by U+FFFD, and anything nested deeper than
+    MAX_SHOWN_DEPTH replaced by a note."""
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if depth >= MAX_SHOWN_DEPTH:
         return f"<nested deeper than {MAX_SHOWN_DEPTH} levels>"
+    if attrs.has(type(value)):
+        return {
+            f.name: json_safe(getattr(value, f.name), depth + 1) for f in attrs.fields(type(value))
+        }
     if isinstance(value, dict):
         return {json_safe(str(k)): json_safe(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -122,7 +128,7 @@ def verdict_text(v: Verdict) -> str:
 
 def verdict_json(v: Verdict) -> dict[str, Any]:
     """A verdict as a JSON object (the state is included only when asked for with --at)."""
-    data: dict[str, Any] = json_safe(CONVERTER.unstructure(v))
+    data: dict[str, Any] = json_safe(v)
     if v.state_at is None:
         data.pop("state_at")
     return data
@@ -144,7 +150,7 @@ def scenario_text(r: ScenarioResult) -> str:
 
 def scenario_json(r: ScenarioResult) -> dict[str, Any]:
     """A scenario result as a JSON object."""
-    data: dict[str, Any] = json_safe(CONVERTER.unstructure(r))
+    data: dict[str, Any] = json_safe(r)
     return data
 
 

@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from fuzz_inputs import (
     check_log,
     check_profile_file,
@@ -58,14 +59,30 @@ def test_fuzzed_scenarios_are_the_users_problem(fuzz: Fuzz, tmp_path: Path) -> N
     one()
 
 
-def test_fuzzed_profiles_are_refused_or_accepted_cleanly(fuzz: Fuzz, tmp_path: Path) -> None:
-    @fuzz(40)
+def test_fuzzed_profile_files_are_read_or_refused_cleanly(fuzz: Fuzz, tmp_path: Path) -> None:
+    @fuzz(60)
     @given(profile_files())
     def one(data: bytes) -> None:
         path = tmp_path / "profile.yaml"
         path.write_bytes(data)
         boundary, _ = check_profile_file(path, events=0)
         assert boundary == []
+
+    one()
+
+
+@pytest.mark.xfail(
+    reason="game set-up still crashes on some profile values: the typed data tables with "
+    "deep profile checks (issue 11, helper 'shell') fix it; then drop this mark",
+    strict=False,
+)
+def test_fuzzed_profiles_are_refused_or_played(fuzz: Fuzz, tmp_path: Path) -> None:
+    @fuzz(40)
+    @given(profile_files())
+    def one(data: bytes) -> None:
+        path = tmp_path / "profile.yaml"
+        path.write_bytes(data)
+        assert check_profile_file(path, events=40) == ([], [])
 
     one()
 
