@@ -136,13 +136,17 @@ def test_renderers_are_total_on_deep_and_huge_values() -> None:
 @pytest.mark.parametrize("name", ["\ud800", "a\x1b[2Jb", "nul\x00", "\x0b\x0c", "\ufffe"])
 @pytest.mark.parametrize("fmt", ["text", "json", "junit"])
 def test_any_player_name_renders_in_every_format(tmp_path: Path, name: str, fmt: str) -> None:
-    lines = [header_line("milestones", (name, "blue"), {}), *played("milestones")[1:3]]
+    move = next(json.loads(line) for line in played("milestones") if '"player"' in line)
+    move["player"] = name  # out of turn: an illegal verdict names the player
+    lines = [header_line("milestones", ("red", "blue"), {}), json.dumps(move)]
     result = runner.invoke(app, ["validate", "--format", fmt, str(write_log(tmp_path, lines))])
-    assert result.exit_code in (0, 1)  # incomplete, or a name refused as malformed
+    assert result.exit_code == 1
     out = result.stdout
     out.encode("utf-8")
     if fmt == "json":
-        assert len(json.loads(out)) == 1
+        (verdict,) = json.loads(out)
+        assert (verdict["kind"], verdict["line"]) == ("illegal", 2)
+        assert verdict["player"] == name.replace("\ud800", "\ufffd")
     elif fmt == "junit":
         assert len(ET.fromstring(out).findall("testcase")) == 1
     else:
