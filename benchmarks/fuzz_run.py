@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -50,7 +51,8 @@ def run(
 ) -> Counter[str]:
     """Check ``count`` inputs drawn from ``strategy``; the count of each outcome."""
     tally: Counter[str] = Counter()
-    work = Path(tempfile.mkdtemp(prefix=f"fuzz-{kind}-"))
+    shm = Path("/dev/shm")
+    work = Path(tempfile.mkdtemp(prefix=f"fuzz-{kind}-", dir=shm if shm.is_dir() else None))
     started = time.monotonic()
 
     @settings(
@@ -79,6 +81,7 @@ def run(
             print(f"{kind} so far ({rate:.0f}/s): {_line(tally)}", flush=True)
 
     one()
+    shutil.rmtree(work)
     tally["seconds"] = int(time.monotonic() - started)
     return tally
 

@@ -152,15 +152,8 @@ def _dumps(record: Any) -> str:
 def log_files(draw: st.DrawFn) -> bytes:
     """A log file: a prefix of a real play-out with a few things broken."""
     game, lines = draw(st.sampled_from(base_logs()))
-    keep = draw(
-        st.one_of(
-            st.integers(0, 8),
-            st.integers(0, 8),
-            st.integers(0, 8),
-            st.integers(0, 40),
-            st.integers(0, len(lines)),
-        )
-    )
+    short, middle, whole = st.integers(0, 8), st.integers(0, 40), st.integers(0, len(lines))
+    keep = draw(st.one_of([short] * 12 + [middle] * 7 + [whole]))
     out: list[str | bytes] = list(lines[: keep + 1])
     for _ in range(draw(st.integers(0, 3))):
         where = draw(st.integers(0, max(len(out) - 1, 0)))
