@@ -46,8 +46,21 @@ CONVERTER = _make_converter()
 def describe(exc: BaseException) -> str:
     """One line saying what did not structure, with the field path."""
     if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc))
+        try:
+            return "; ".join(cattrs.transform_error(exc))
+        except (TypeError, ValueError):  # e.g. extra keys of mixed types cannot be sorted
+            return "; ".join(_leaves(exc))
     return " ".join(str(exc).split())
+
+
+def _leaves(exc: BaseException) -> list[str]:
+    """The innermost errors of a cattrs error group, each in a few words."""
+    if isinstance(exc, cattrs.BaseValidationError):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    extra = getattr(exc, "extra_fields", None)
+    if extra is not None:
+        return ["extra fields found (" + ", ".join(sorted(repr(k) for k in extra)) + ")"]
+    return [f"{type(exc).__name__}: {' '.join(repr(exc).split())[:200]}"]
 
 
 @cache

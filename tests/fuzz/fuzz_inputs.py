@@ -281,7 +281,7 @@ def profile_mappings(draw: st.DrawFn) -> dict[str, Any]:
     picks = draw(st.lists(st.sampled_from(known), min_size=1, max_size=3))
     profile = {key: _changed(draw, value) for key, value in picks}
     if draw(st.integers(0, 9)) == 0:
-        profile[draw(odd_text)] = draw(json_values)
+        profile[draw(st.one_of(odd_text, st.integers()))] = draw(json_values)
     return profile
 
 
@@ -393,7 +393,11 @@ def _mutate_scenario(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
         expect["legal"] = legal
         expect.pop("illegal", None)
     elif kind == "field":
-        key = draw(st.one_of(st.sampled_from(sorted(data)), odd_text))
+        key = draw(
+            st.one_of(
+                st.sampled_from(sorted(data, key=str)), odd_text, st.integers(), st.booleans()
+            )
+        )
         data[key] = draw(json_values)
     elif kind == "expect-state":
         expect["state"] = {draw(state_paths): draw(json_values)}
