@@ -286,6 +286,18 @@ def test_an_unknown_card_in_a_given_state_is_an_error(tmp_path: Path) -> None:
     assert result.status == "error"
 
 
+def test_a_scenario_may_not_list_legal_events_without_end(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    many = "\n".join(
+        ["    excludes:", "    - &e {type: draw_citizen, kind: soldier}"] + ["    - *e"] * 1000
+    )
+    scenario.write_text(SETUP.read_text() + "  legal:\n" + many + "\n")
+    started = time.monotonic()
+    result = run_scenario(scenario, GameCache())
+    assert (result.status, "more than 1000 events" in result.reason) == ("error", True)
+    assert time.monotonic() - started < 5
+
+
 def test_one_crashing_scenario_file_loses_no_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
