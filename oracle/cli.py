@@ -15,6 +15,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from oracle.formats.log import NotJSON, strict_json
 from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
@@ -123,9 +124,9 @@ def play(
 ) -> None:
     """Write a seeded random legal game as a complete v1 log, with state claims."""
     try:
-        opts = json.loads(options)
-    except json.JSONDecodeError as exc:
-        _usage(f"--options is not JSON: {exc.msg}")
+        opts = strict_json(options)
+    except NotJSON as exc:
+        _usage(f"--options: {exc.reason}")
     if not isinstance(opts, dict):
         _usage("--options must be a JSON object")
     extra = _profile(profile, game if game in game_names() else None)

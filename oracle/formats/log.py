@@ -107,20 +107,39 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not text.strip():
                 raise Malformed(number, "blank line")
             try:
-                record = _DECODER.decode(text)
-            except json.JSONDecodeError as exc:
-                raise Malformed(number, f"not JSON: {exc.msg} at column {exc.colno}") from exc
-            except _NotStrictJSON as exc:
-                raise Malformed(number, f"not strict JSON: {exc}") from exc
-            except RecursionError as exc:
-                raise Malformed(number, "JSON nested too deeply") from exc
-            except ValueError as exc:  # e.g. an integer with thousands of digits
-                raise Malformed(number, f"not usable JSON: {' '.join(str(exc).split())}") from exc
+                record = strict_json(text)
+            except NotJSON as exc:
+                raise Malformed(number, exc.reason) from exc
             if not isinstance(record, dict):
                 raise Malformed(number, "each line must be a JSON object")
-            if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(record, MAX_DEPTH):
-                raise Malformed(number, f"JSON nested deeper than {MAX_DEPTH} levels")
             yield number, record
+
+
+class NotJSON(ValueError):
+    """Text that is not strict JSON within the limits; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def strict_json(text: str) -> Any:
+    """The JSON value of ``text``: strict (no repeated key, no NaN or Infinity) and nested
+    at most MAX_DEPTH levels; anything else raises NotJSON."""
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise NotJSON(f"not JSON: {exc.msg} at column {exc.colno}") from exc
+    except _NotStrictJSON as exc:
+        raise NotJSON(f"not strict JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise NotJSON("JSON nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise NotJSON(f"not usable JSON: {' '.join(str(exc).split())}") from exc
+    deep = text.count("[") + text.count("{") > MAX_DEPTH
+    if deep and isinstance(value, (dict, list)) and _too_deep(value, MAX_DEPTH):
+        raise NotJSON(f"JSON nested deeper than {MAX_DEPTH} levels")
+    return value
 
 
 def _too_deep(value: Any, levels: int) -> bool:

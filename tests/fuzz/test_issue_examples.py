@@ -337,6 +337,15 @@ def test_an_unknown_profile_key_is_exit_2_for_every_command(tmp_path: Path, comm
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize("options", ["[" * 5000 + "]" * 5000, '{"a": NaN}', '{"a": 1, "a": 2}'])
+def test_bad_options_json_is_exit_2(options: str) -> None:
+    result = runner.invoke(
+        app, ["play", "--game", "palmyra", "--players", "2", "--options", options]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith("rules-oracle: error: --options: ")
+
+
 @pytest.mark.parametrize(
     "text",
     [b"\xff\xfe", b"- a\n- b\n", b"1: 2\n", b"a: !!timestamp 2020-01-01\n", b"[" * 300],
