@@ -79,15 +79,22 @@ def _profile(path: Path | None, game: str | None = None) -> dict[str, Any]:
         extra = load_profile_file(path)
     except BadOptions as exc:
         _usage(exc.message)
+    names = [game] if game else list(game_names())
+    knowing = [n for n in names if set(extra) <= set(make_game(n, {}).data.entries)]
+    if not knowing:
+        keys = ", ".join(sorted(extra))
+        where = game or "any one game"
+        _usage(f"--profile {path}: data keys not all of {where}: {keys[:500]}")
     refusals = []
-    for name in [game] if game else game_names():
+    for name in knowing:
         try:
-            make_game(name, {"profile": extra})
+            rules = make_game(name, {"profile": extra})
+            rules.new_game(PLAYER_NAMES[: rules.min_players])  # set-up checks run here too
         except BadOptions as exc:
             refusals.append(f"{name}: {exc.message}")
             continue
         return extra
-    _usage(f"--profile {path} fits no game: " + "; ".join(refusals))
+    _usage(f"--profile {path}: " + "; ".join(refusals))
 
 
 def _name(item: Verdict | ScenarioResult) -> str:
@@ -143,7 +150,10 @@ def play(
     problem = player_names_ok(names, rules.min_players, rules.max_players)
     if problem or players > len(PLAYER_NAMES):
         _usage(problem or f"at most {len(PLAYER_NAMES)} players")
-    lines = list(play_lines(rules, names, seed, opts))
+    try:
+        lines = list(play_lines(rules, names, seed, opts))
+    except BadOptions as exc:  # refused at set-up, e.g. a profile the players cannot use
+        _usage(exc.message)
     text = "\n".join(lines) + "\n"
     if output is None:
         sys.stdout.write(text)

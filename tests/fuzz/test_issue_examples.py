@@ -346,6 +346,71 @@ def test_bad_options_json_is_exit_2(options: str) -> None:
     assert result.stderr.startswith("rules-oracle: error: --options: ")
 
 
+def _shipped(game: str, key: str) -> Any:
+    return json.loads(json.dumps(make_game(game, {}).data.value(key)))
+
+
+@pytest.mark.parametrize("profile", [{"bank.total": 0}, {"tiles.mix": {}}])
+@pytest.mark.parametrize("command", ["validate", "scenarios", "play"])
+def test_a_profile_refused_at_set_up_is_exit_2_for_every_command(
+    tmp_path: Path, profile: dict[str, Any], command: str
+) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(profile))
+    log = write_log(tmp_path, list(played("palmyra")[:2]))
+    args = {
+        "validate": ["validate", str(log)],
+        "scenarios": ["scenarios", str(ROOT / "scenarios" / "palmyra"), "--game", "palmyra"],
+        "play": ["play", "--game", "palmyra", "--players", "2"],
+    }[command]
+    result = runner.invoke(app, [*args, "--profile", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"rules-oracle: error: --profile {path}: palmyra: data ")
+
+
+def _pillars_profile(key: str, card: str, field: str, value: Any) -> dict[str, Any]:
+    table = _shipped("pillars", key)
+    table[card][field] = value
+    return {key: table}
+
+
+@pytest.mark.xfail(
+    reason="Pillars set-up crashes on these values: helper 'shell' (typed data tables with "
+    "deep profile checks, issue 11) fixes them; then drop this mark",
+    strict=True,
+)
+@pytest.mark.parametrize(
+    ("key", "card", "field", "value"),
+    [
+        ("advantages.cards", "madonna", "effect", {"a": 1}),  # a mapping in an effect
+        ("craftsmen.round_cards", "mason_1", "round", 0),  # a card moved to round 0
+    ],
+)
+def test_nested_profile_values_are_refused_or_played(
+    tmp_path: Path, key: str, card: str, field: str, value: Any
+) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(_pillars_profile(key, card, field, value)))
+    out = tmp_path / "out.jsonl"
+    args = ["play", "--game", "pillars", "--players", "2", "-o", str(out), "--profile", str(path)]
+    assert runner.invoke(app, args).exit_code in (0, 2)
+
+
+@pytest.mark.xfail(
+    reason="a card yielding ten million cubes makes listing legal events run for minutes: "
+    "bounded by helper 'shell' (issue 11); not run, it would take minutes",
+    run=False,
+)
+def test_a_huge_yield_plays_in_bounded_time(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    profile = _pillars_profile("cards.resource_cards", "gravel_small", "yield", 10_000_000)
+    path.write_text(json.dumps(profile))
+    started = time.monotonic()
+    args = ["play", "--game", "pillars", "--players", "2", "-o", str(tmp_path / "o.jsonl")]
+    assert runner.invoke(app, [*args, "--profile", str(path)]).exit_code in (0, 2)
+    assert time.monotonic() - started < 10
+
+
 @pytest.mark.parametrize(
     "text",
     [b"\xff\xfe", b"- a\n- b\n", b"1: 2\n", b"a: !!timestamp 2020-01-01\n", b"[" * 300],
