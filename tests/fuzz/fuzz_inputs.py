@@ -208,7 +208,7 @@ def _mutate_log(draw: st.DrawFn, out: list[str | bytes], where: int) -> list[str
     if record is None:
         return out
     if kind == "field":
-        key = draw(st.one_of(st.sampled_from(sorted(record) or ["type"]), odd_text))
+        key = draw(st.one_of(st.sampled_from(sorted(record, key=str) or ["type"]), odd_text))
         record[key] = draw(st.one_of(json_values, deep_values))
     elif kind in ("claim", "deep-claim"):
         claims = record.get("state") if isinstance(record.get("state"), dict) else {}
@@ -384,8 +384,9 @@ def _mutate_scenario(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
     elif kind == "step":
         steps = data.get("steps") if isinstance(data.get("steps"), list) else []
         event = draw(st.dictionaries(odd_text, json_values, max_size=3))
-        if draw(st.booleans()) and steps and isinstance(steps[0], dict):
-            event = {**steps[0], draw(st.sampled_from(sorted(steps[0]))): draw(json_values)}
+        if draw(st.booleans()) and steps and isinstance(steps[0], dict) and steps[0]:
+            field = draw(st.sampled_from(sorted(steps[0], key=str)))
+            event = {**steps[0], field: draw(json_values)}
         data["steps"] = [*steps, event]
     elif kind == "exclude":
         legal = expect.setdefault("legal", {}) if isinstance(expect.get("legal"), dict) else {}
@@ -395,7 +396,10 @@ def _mutate_scenario(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
     elif kind == "field":
         key = draw(
             st.one_of(
-                st.sampled_from(sorted(data, key=str)), odd_text, st.integers(), st.booleans()
+                st.sampled_from(sorted(data, key=str) or ["id"]),
+                odd_text,
+                st.integers(),
+                st.booleans(),
             )
         )
         data[key] = draw(json_values)
