@@ -213,6 +213,8 @@ def validate(
         internal |= broken > 0
         typer.echo(json.dumps(items, indent=1))
     elif fmt is Format.junit:
+        _, broken = each_rendered(verdicts, verdict_text, _text_failed)  # the cases' text
+        internal |= broken > 0
         typer.echo(verdicts_junit(verdicts, strict))
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
 
@@ -243,6 +245,7 @@ def scenarios(
         items, broken = each_rendered(results, scenario_json, _json_failed)
         typer.echo(json.dumps(items, indent=1))
     elif fmt is Format.junit:
+        _, broken = each_rendered(results, scenario_text, _text_failed)  # the cases' text
         typer.echo(scenarios_junit(results))
     else:
         lines, broken = each_rendered(results, scenario_text, _text_failed)

@@ -176,21 +176,24 @@ def junit(suite: str, cases: list[tuple[str, str, str | None, str]]) -> str:
 
 def verdicts_junit(verdicts: list[Verdict], strict: bool) -> str:
     """Validation verdicts as JUnit: a failing verdict is a failure, our bug an error."""
+    texts, _ = each_rendered(verdicts, verdict_text, lambda v, exc: unrenderable(v.log, exc))
     cases = []
-    for v in verdicts:
+    for v, text in zip(verdicts, texts, strict=True):
         kind = None
-        if v.kind == "internal_error":
+        if v.kind == "internal_error" or text.startswith("internal error in rules-oracle"):
             kind = "error"
         elif v.fails(strict):
             kind = "failure"
-        cases.append((v.log, v.game or "log", kind, verdict_text(v)))
+        cases.append((v.log, v.game or "log", kind, text))
     return junit("rules-oracle validate", cases)
 
 
 def scenarios_junit(results: list[ScenarioResult]) -> str:
     """Scenario results as JUnit: fail is a failure, a broken file or our bug an error."""
     kinds = {"pass": None, "fail": "failure", "error": "error", "internal_error": "error"}
+    texts, _ = each_rendered(results, scenario_text, lambda r, exc: unrenderable(r.path, exc))
     cases = [
-        (r.id or r.path, r.game or "scenario", kinds[r.status], scenario_text(r)) for r in results
+        (r.id or r.path, r.game or "scenario", kinds[r.status], text)
+        for r, text in zip(results, texts, strict=True)
     ]
     return junit("rules-oracle scenarios", cases)

@@ -4,6 +4,7 @@ as the user's failing log (exit 1), and never hidden by typer's CliRunner."""
 from __future__ import annotations
 
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,32 @@ def test_a_crash_outside_any_verdict_fails_the_test_and_is_exit_3_from_the_comma
     assert stop.value.code == 3
     err = capsys.readouterr().err
     assert err.startswith("rules-oracle: internal error, please report: RuntimeError")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit"])
+def test_a_report_that_cannot_render_one_log_keeps_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    from oracle import report
+
+    good = write_log(tmp_path, list(played("milestones")[:2]), "a.jsonl")
+    bad = write_log(tmp_path, list(played("milestones")[:2]), "b.jsonl")
+    real_text, real_json = report.verdict_text, report.verdict_json
+
+    def text(v: Any) -> str:
+        return _crash() if v.log == str(bad) else real_text(v)
+
+    def as_json(v: Any) -> Any:
+        return _crash() if v.log == str(bad) else real_json(v)
+
+    monkeypatch.setattr(report, "verdict_text", text)
+    monkeypatch.setattr(cli, "verdict_text", text)
+    monkeypatch.setattr(cli, "verdict_json", as_json)
+    result = runner.invoke(app, ["validate", "--format", fmt, str(good), str(bad)])
+    assert result.exit_code == 3
+    if fmt == "junit":
+        suite = ET.fromstring(result.stdout)
+        assert (suite.get("tests"), suite.get("errors")) == ("2", "1")
+    else:
+        assert "a.jsonl: incomplete" in result.stdout or '"kind": "incomplete"' in result.stdout
+    assert "cannot report" in result.stdout and "RuntimeError: injected crash" in result.stdout
