@@ -273,6 +273,15 @@ def test_keys_that_are_not_text_are_errors(tmp_path: Path, extra: str, reason: s
     assert reason in result.reason
 
 
+def test_a_given_state_the_invariant_check_cannot_read_is_an_error(tmp_path: Path) -> None:
+    source = ROOT / "scenarios/pillars/PIL-ADV-08-tax-exemption-is-a-held-card.yaml"
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(source.read_text().replace("  state:\n", "  state:\n    market: {}\n", 1))
+    result = run_scenario(scenario, GameCache())
+    assert result.status == "error"
+    assert result.reason.startswith("given state unsound: the invariant check cannot read it")
+
+
 @pytest.mark.xfail(
     reason="the Pillars invariants accept an unknown card id in a given state; the engine "
     "then fails with KeyError (found by the fuzz suite; an engine fix, not the boundary's)",
