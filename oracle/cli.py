@@ -13,8 +13,9 @@ import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
+from functools import partial
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -29,6 +30,8 @@ from reference.registry import game_names, make_game
 
 if TYPE_CHECKING:  # imported where used: a command imports only what it needs (fast start)
     from oracle.replay import Verdict
+    from oracle.report import JunitCase
+    from oracle.scenarios import ScenarioResult
     from reference.core.catalogue import Catalogue, Rule
     from reference.core.game import Game
 
@@ -94,13 +97,72 @@ def _usage(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def _profile(path: Path | None) -> dict[str, Any]:
+def _profile(path: Path | None, game: str | None = None) -> dict[str, Any]:
+    """The ``--profile`` file, checked before any work: it must fit ``game`` (or, with no
+    game named, at least one game), else a usage error (exit 2) naming the file."""
     if path is None:
         return {}
     try:
-        return load_profile_file(path)
+        extra = load_profile_file(path)
     except BadOptions as exc:
         _usage(exc.message)
+    from oracle.play import PLAYER_NAMES
+
+    names = [game] if game else list(game_names())
+    knowing = [n for n in names if set(extra) <= set(make_game(n, {}).data.entries)]
+    if not knowing:
+        keys = ", ".join(sorted(extra))
+        where = game or "any one game"
+        _usage(f"--profile {path}: data keys not all of {where}: {keys[:500]}")
+    refusals = []
+    for name in knowing:
+        try:
+            rules = make_game(name, {"profile": extra})
+            rules.new_game(PLAYER_NAMES[: rules.min_players])  # set-up checks run here too
+        except BadOptions as exc:
+            refusals.append(f"{name}: {exc.message}")
+            continue
+        return extra
+    _usage(f"--profile {path}: " + "; ".join(refusals))
+
+
+UNRENDERABLE = "unrenderable"
+"""The count, beside the verdict kinds, of verdicts the report could not render (our bug)."""
+
+
+def _name(item: Verdict | ScenarioResult) -> str:
+    """The file a verdict or scenario result is about."""
+    return str(getattr(item, "log", None) or getattr(item, "path", "?"))
+
+
+def _text_failed(item: Verdict | ScenarioResult, exc: Exception) -> str:
+    from oracle.report import text_safe, unrenderable
+
+    return f"{text_safe(_name(item))}: {unrenderable(_name(item), exc)}"
+
+
+def _json_failed(item: Verdict | ScenarioResult, exc: Exception) -> dict[str, str]:
+    from oracle.report import json_safe, unrenderable
+
+    return {
+        "file": json_safe(_name(item)),
+        "status": "internal_error",
+        "message": unrenderable(_name(item), exc),
+    }
+
+
+def _rendered(
+    render: Callable[[Verdict], Any],
+    failed: Callable[[Verdict, Exception], Any],
+    verdict: Verdict,
+    counts: Counter[str],
+) -> Any:
+    """``render(verdict)``; if that fails (our bug), ``failed`` says so and it is counted."""
+    try:
+        return render(verdict)
+    except Exception as exc:  # noqa: BLE001 - reported as ours, never hidden, never fatal
+        counts[UNRENDERABLE] += 1
+        return failed(verdict, exc)
 
 
 def _default_scenarios_dir() -> Path:
@@ -125,15 +187,13 @@ def play(
     """Write a seeded random legal game as a complete v1 log, with state claims."""
     from oracle.play import PLAYER_NAMES, play_lines
 
-    try:
-        opts = json.loads(options)
-    except json.JSONDecodeError as exc:
-        _usage(f"--options is not JSON: {exc.msg}")
-    if not isinstance(opts, dict):
-        _usage("--options must be a JSON object")
-    extra = _profile(profile)
+    opts = _json_object("--options", options)
+    extra = _profile(profile, game if game in game_names() else None)
     if extra:
-        opts["profile"] = {**opts.get("profile", {}), **extra}
+        embedded = opts.get("profile") or {}
+        if not isinstance(embedded, dict):
+            _usage("--options: profile must be an object of data keys to values")
+        opts["profile"] = {**embedded, **extra}
     names = PLAYER_NAMES[:players]
     try:
         rules = make_game(game, opts)
@@ -144,7 +204,7 @@ def play(
         _usage(problem or f"at most {len(PLAYER_NAMES)} players")
     try:
         lines = list(play_lines(rules, names, seed, opts, full=claims is ClaimsMode.full))
-    except BadOptions as exc:  # e.g. a profile whose values cannot make a setup
+    except BadOptions as exc:  # refused at set-up, e.g. a profile the players cannot use
         _usage(exc.message)
     text = "\n".join(lines) + "\n"
     if output is None:
@@ -158,12 +218,14 @@ def play(
 
 def _json_object(flag: str, text: str | None) -> dict[str, Any]:
     """A command-line JSON object (None gives {}); anything else is a usage error."""
+    from oracle.formats.log import NotJSON, strict_json
+
     if text is None:
         return {}
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _usage(f"{flag} is not JSON: {exc.msg}")
+        value = strict_json(text)
+    except NotJSON as exc:
+        _usage(f"{flag}: {exc.reason}")
     if not isinstance(value, dict):
         _usage(f"{flag} must be a JSON object")
     return value
@@ -221,7 +283,8 @@ def validate(
         _report_verdicts(_paged(verdicts, pages, strict, counts), counts, fmt, at, strict, quiet)
     except corpus.BadCorpus as exc:
         _usage(str(exc))
-    internal = counts["internal_error"] > 0
+    # our bug: an internal-error verdict, or a verdict the report could not render
+    internal = counts["internal_error"] > 0 or counts[UNRENDERABLE] > 0
     failed = any(counts[k] for k in ("malformed", "illegal", "divergent")) or (
         strict and counts["incomplete"] > 0
     )
@@ -350,13 +413,14 @@ def _report_verdicts(
     from oracle import report
 
     if fmt is Format.json:
-        for chunk in report.validate_report_chunks(verdicts, counts, strict):
+        items = (_rendered(report.verdict_json, _json_failed, v, counts) for v in verdicts)
+        for chunk in report.validate_report_chunks(items, counts, strict):
             _out(chunk)
         _out("\n")
         return
     if fmt is Format.junit:
         started = time.monotonic()
-        cases = (report.verdict_case(v, strict) for v in verdicts)
+        cases = (_case(report.verdict_case(v, strict), v, counts) for v in verdicts)
         clock = lambda: time.monotonic() - started  # noqa: E731
         for chunk in report.junit_chunks("rules-oracle validate", cases, clock):
             _out(chunk)
@@ -368,7 +432,9 @@ def _report_verdicts(
             continue
         # The placeholder data in force is noted once per run (per game and data).
         key = (verdict.game, verdict.placeholders)
-        _out(report.verdict_text(verdict, placeholders_noted=key in noted) + "\n")
+        render = partial(report.verdict_text, placeholders_noted=key in noted)
+        text = _rendered(render, _text_failed, verdict, counts)
+        _out(text + "\n")
         if verdict.kind not in ("illegal", "malformed"):
             noted.add(key)
         if at is not None and verdict.state_at is not None:
@@ -376,6 +442,13 @@ def _report_verdicts(
         elif at is not None and verdict.kind != "malformed":
             _out(f"  (the log has fewer than {at} events that replayed)\n")
     _out(report.totals_text(counts) + "\n")
+
+
+def _case(case: JunitCase, verdict: Verdict, counts: Counter[str]) -> JunitCase:
+    """A verdict's JUnit case; one ``verdict_case`` could not render is counted as ours."""
+    if case[3] == "internal_error" and verdict.kind != "internal_error":
+        counts[UNRENDERABLE] += 1
+    return case
 
 
 @app.command()
@@ -391,7 +464,13 @@ def scenarios(
     """Run scenario files: pass or fail each, with the reason."""
     started = time.monotonic()
     from oracle.corpus import every_core
-    from oracle.report import scenario_json, scenario_text, scenarios_junit, scenarios_report
+    from oracle.report import (
+        each_rendered,
+        scenario_json,
+        scenario_text,
+        scenarios_junit,
+        scenarios_report,
+    )
     from oracle.scenarios import run_all
 
     if jobs < 0:
@@ -406,17 +485,21 @@ def scenarios(
                 if paths
                 else "no scenarios/ folder here: run from the repository or name the files"
             )
-    results = run_all(targets, GameCache(_profile(profile)), game, jobs=every_core(jobs))
+    results = run_all(targets, GameCache(_profile(profile, game)), game, jobs=every_core(jobs))
+    broken = 0
     if fmt is Format.json:
-        typer.echo(json.dumps(scenarios_report([scenario_json(r) for r in results]), indent=1))
+        items, broken = each_rendered(results, scenario_json, _json_failed)
+        typer.echo(json.dumps(scenarios_report(items), indent=1))
     elif fmt is Format.junit:
+        _, broken = each_rendered(results, scenario_text, _text_failed)  # the cases' text
         typer.echo(scenarios_junit(results, time.monotonic() - started))
     else:
-        for r in results:
-            typer.echo(scenario_text(r))
+        lines, broken = each_rendered(results, scenario_text, _text_failed)
+        for line in lines:
+            typer.echo(line)
         passed = sum(r.status == "pass" for r in results)
         typer.echo(f"{passed} passed, {len(results) - passed} failed")
-    if any(r.status == "internal_error" for r in results):
+    if broken or any(r.status == "internal_error" for r in results):
         raise typer.Exit(EXIT_INTERNAL)
     if not results:
         _usage("no scenario files found")

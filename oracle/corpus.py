@@ -184,9 +184,9 @@ def validate_batch(names: list[str], settings: Settings, games: GameCache) -> li
 
 def scenario_batch(names: list[str], settings: Settings, games: GameCache) -> list[Any]:
     """Results of a batch of scenario files, in order."""
-    from oracle.scenarios import run_scenario
+    from oracle.scenarios import run_guarded
 
-    return [run_scenario(Path(name), games) for name in names]
+    return [run_guarded(Path(name), games) for name in names]
 
 
 def every_core(jobs: int) -> int:

@@ -63,7 +63,10 @@ class GameCache:
             merged["profile"] = (
                 {**embedded, **self._profile} if isinstance(embedded, dict) else embedded
             )
-        key = name + "\0" + json.dumps(merged, sort_keys=True, default=str)
+        try:
+            key = name + "\0" + json.dumps(merged, sort_keys=True)
+        except (TypeError, ValueError):  # keys of mixed types: not cached, never confused
+            return make_game(name, merged)
         if key not in self._games:
             self._games[key] = make_game(name, merged)
         return self._games[key]

@@ -3,14 +3,94 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from oracle.formats.converter import CONVERTER
+import attrs
 
 if TYPE_CHECKING:  # types only: validating logs needs neither scenarios nor XML (fast start)
     from oracle.replay import Verdict
     from oracle.scenarios import ScenarioResult
+
+T = TypeVar("T")
+
+MAX_SHOWN_DEPTH = 100
+"""Deeper values are shown as a note (the log reader refuses values over 64 levels)."""
+MAX_SHOWN_CHARS = 2_000
+"""A value shown in a text line is cut after this many characters."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def text_safe(text: str) -> str:
+    """``text`` fit for a terminal: control characters (but newline and tab) and lone
+    surrogates written as visible escapes (``\\x1b``, ``\\ud800``)."""
+    return _TERMINAL_UNSAFE.sub(_escaped, text)
+
+
+def xml_safe(text: str) -> str:
+    """``text`` fit for XML 1.0: characters it cannot carry written as visible escapes."""
+    return _XML_UNSAFE.sub(_escaped, text)
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """JSON data fit for any JSON reader (attrs objects become objects of their fields):
+    lone surrogates in text (keys too) replaced by U+FFFD, and anything nested deeper than
+    MAX_SHOWN_DEPTH replaced by a note."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if depth >= MAX_SHOWN_DEPTH:
+        return f"<nested deeper than {MAX_SHOWN_DEPTH} levels>"
+    if attrs.has(type(value)):
+        return {
+            f.name: json_safe(getattr(value, f.name), depth + 1) for f in attrs.fields(type(value))
+        }
+    if isinstance(value, dict):
+        return {json_safe(str(k)): json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v, depth + 1) for v in value]
+    return json_safe(str(value))
+
+
+def shown(value: Any) -> str:
+    """A JSON value in one line of text, cut to MAX_SHOWN_CHARS characters."""
+    text = json.dumps(json_safe(value), ensure_ascii=False)
+    if len(text) > MAX_SHOWN_CHARS:
+        text = text[:MAX_SHOWN_CHARS] + f"... ({len(text)} characters)"
+    return text_safe(text)
+
+
+def each_rendered(
+    items: list[T], render: Callable[[T], Any], failed: Callable[[T, Exception], Any]
+) -> tuple[list[Any], int]:
+    """``render`` of each item, and how many failed; an item whose rendering fails (our
+    bug) is rendered by ``failed`` instead, so one item never loses the others."""
+    out, failures = [], 0
+    for item in items:
+        try:
+            out.append(render(item))
+        except Exception as exc:  # noqa: BLE001 - reported as ours by ``failed``, never hidden
+            out.append(failed(item, exc))
+            failures += 1
+    return out, failures
+
+
+def unrenderable(name: str, exc: Exception) -> str:
+    """The message for an item the report could not render: our bug, said so."""
+    return text_safe(
+        f"internal error in rules-oracle, please report: cannot report {name!r}: "
+        f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+    )
 
 
 def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
@@ -30,12 +110,12 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
         head += f": {who}: {v.rule_id} ({v.rule_title or 'no title'}): {v.message}"
     elif v.message:
         head += f": {v.message}"
-    lines = [head]
+    lines = [text_safe(head)]
     if v.kind == "illegal" and v.citation:
-        lines.append(f"  source: {v.citation}")
+        lines.append(text_safe(f"  source: {v.citation}"))
     for d in v.divergences:
         lines.append(
-            f"  {d.path}: claimed {json.dumps(d.claimed)}, reference {json.dumps(d.reference)}"
+            f"  {text_safe(d.path)}: claimed {shown(d.claimed)}, reference {shown(d.reference)}"
         )
         if d.causes:
             lines.append(f"    <- {', '.join(d.causes)}")
@@ -88,7 +168,7 @@ def _basis_text(item: Verdict | ScenarioResult) -> str:
 
 def verdict_json(v: Verdict) -> dict[str, Any]:
     """A verdict as a JSON object (the state is included only when asked for with --at)."""
-    data: dict[str, Any] = CONVERTER.unstructure(v)
+    data: dict[str, Any] = json_safe(v)
     if v.state_at is None:
         data.pop("state_at")
     return data
@@ -150,11 +230,12 @@ def validate_report(items: list[dict[str, Any]], strict: bool) -> dict[str, Any]
 
 
 def validate_report_chunks(
-    verdicts: Iterable[Verdict], counts: Mapping[str, int], strict: bool
+    items: Iterable[dict[str, Any]], counts: Mapping[str, int], strict: bool
 ) -> Iterator[str]:
-    """The text of ``validate_report`` for verdicts as they arrive (never held whole); the
-    summary, from ``counts`` of the verdicts' kinds, comes last."""
-    items = (shared_names(verdict_json(v)) for v in verdicts)
+    """The text of ``validate_report`` for verdicts (as ``verdict_json`` gives them) as
+    they arrive, never held whole; the summary, from ``counts`` of the verdicts' kinds,
+    comes last."""
+    items = (shared_names(item) for item in items)
 
     def tail() -> dict[str, Any]:
         return {"summary": report_summary(counts, VERDICT_STATUSES, validate_failing(strict))}
@@ -178,12 +259,12 @@ def scenario_text(r: ScenarioResult) -> str:
         text += f": {r.reason}"
     if r.status == "pass" and (r.placeholders or r.placeholder_rules):
         text += f" [rests on placeholders: {_basis_text(r)}]"
-    return text
+    return text_safe(text)
 
 
 def scenario_json(r: ScenarioResult) -> dict[str, Any]:
     """A scenario result as a JSON object."""
-    data: dict[str, Any] = CONVERTER.unstructure(r)
+    data: dict[str, Any] = json_safe(r)
     return data
 
 
@@ -195,11 +276,11 @@ def _junit_case(case: JunitCase) -> str:
     import xml.etree.ElementTree as ET
 
     name, classname, element, kind, message = case
-    node = ET.Element("testcase", name=name, classname=classname)
+    node = ET.Element("testcase", name=xml_safe(name), classname=xml_safe(classname))
     if element is not None:
         first = message.splitlines()[0] if message else ""
-        failure = ET.SubElement(node, element, message=first, type=kind)
-        failure.text = message
+        failure = ET.SubElement(node, element, message=xml_safe(first), type=xml_safe(kind))
+        failure.text = xml_safe(message)
     return ET.tostring(node, encoding="unicode")
 
 
@@ -224,7 +305,7 @@ def junit_chunks(
             spool.write(_junit_case(case))
         root = ET.Element(
             "testsuite",
-            name=suite,
+            name=xml_safe(suite),
             tests=str(tests),
             failures=str(failures),
             errors=str(errors),
@@ -251,13 +332,33 @@ def junit(suite: str, cases: list[JunitCase], elapsed: float = 0.0) -> str:
 
 def verdict_case(v: Verdict, strict: bool) -> JunitCase:
     """A verdict as a JUnit case: a failing verdict is a failure (its type the verdict:
-    illegal, divergent, malformed, incomplete), our bug an error."""
+    illegal, divergent, malformed, incomplete), our bug an error (a verdict we cannot
+    render too: its case says so)."""
     element = None
     if v.kind == "internal_error":
         element = "error"
     elif v.fails(strict):
         element = "failure"
-    return (v.log, v.game or "log", element, v.kind, verdict_text(v))
+    try:
+        text = verdict_text(v)
+    except Exception as exc:  # noqa: BLE001 - reported as ours in this case, never hidden
+        return (v.log, v.game or "log", "error", "internal_error", unrenderable(v.log, exc))
+    return (v.log, v.game or "log", element, v.kind, text)
+
+
+def scenario_case(r: ScenarioResult, element: str | None) -> JunitCase:
+    """A scenario result as a JUnit case (one we cannot render is an error, said so)."""
+    try:
+        text = scenario_text(r)
+    except Exception as exc:  # noqa: BLE001 - reported as ours in this case, never hidden
+        return (
+            r.id or r.path,
+            r.game or "scenario",
+            "error",
+            "internal_error",
+            unrenderable(r.path, exc),
+        )
+    return (r.id or r.path, r.game or "scenario", element, r.status, text)
 
 
 def verdicts_junit(verdicts: list[Verdict], strict: bool, elapsed: float = 0.0) -> str:
@@ -268,10 +369,7 @@ def verdicts_junit(verdicts: list[Verdict], strict: bool, elapsed: float = 0.0) 
 def scenarios_junit(results: list[ScenarioResult], elapsed: float = 0.0) -> str:
     """Scenario results as JUnit: fail is a failure, a broken file or our bug an error."""
     elements = {"pass": None, "fail": "failure", "error": "error", "internal_error": "error"}
-    cases: list[JunitCase] = [
-        (r.id or r.path, r.game or "scenario", elements[r.status], r.status, scenario_text(r))
-        for r in results
-    ]
+    cases = [scenario_case(r, elements[r.status]) for r in results]
     return junit("rules-oracle scenarios", cases, elapsed)
 
 

@@ -123,12 +123,7 @@ def run_scenario(
     except EngineFault:
         raise
     except Exception as exc:  # noqa: BLE001 - anything else is our bug, reported as ours
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        reason = (
-            f"internal error in rules-oracle, please report: {type(exc).__name__}: {exc} "
-            f"({Path(where.filename).name}:{where.lineno})"
-        )
-        return ScenarioResult(str(path), "internal_error", reason, **base)
+        return ScenarioResult(str(path), "internal_error", _our_bug(exc), **base)
     return ScenarioResult(
         str(path),
         "pass",
@@ -138,6 +133,29 @@ def run_scenario(
         notes=tuple(run.notes),
         **base,
     )
+
+
+def _our_bug(exc: Exception) -> str:
+    """The reason given for a crash of ours: the exception and where it was raised."""
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())[:500]
+    return (
+        f"internal error in rules-oracle, please report: {text} "
+        f"({Path(where.filename).name}:{where.lineno})"
+    )
+
+
+def run_guarded(
+    path: Path, games: GameCache, driver: Driver | None = None, strict_rules: bool = False
+) -> ScenarioResult:
+    """``run_scenario``, and a crash of ours is that file's internal error: one file's crash
+    never loses the other files' results (an engine under test's fault still propagates)."""
+    try:
+        return run_scenario(path, games, driver=driver, strict_rules=strict_rules)
+    except EngineFault:
+        raise
+    except Exception as exc:  # noqa: BLE001 - our bug, reported as ours, on this file alone
+        return ScenarioResult(str(path), "internal_error", _our_bug(exc))
 
 
 def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -162,7 +180,14 @@ def position_failures(game: Game, state: Any) -> list[str]:
     """Why a hand-written position is unsound: the game's invariants, or its stricter
     ``position_failures`` where it has one (what play from the setup always keeps)."""
     stricter = getattr(game, "position_failures", None)
-    failures: list[str] = stricter(state) if callable(stricter) else game.invariant_failures(state)
+    try:
+        failures: list[str] = (
+            stricter(state) if callable(stricter) else game.invariant_failures(state)
+        )
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        # A state the check cannot even read (an empty table it takes the minimum of, a key
+        # it looks up) is the file's, not ours: play never builds one, only a given.state.
+        return [f"the invariant check cannot read it ({type(exc).__name__}: {exc})"]
     return failures
 
 
@@ -389,10 +414,7 @@ def run_all(
         names = (str(path) for path in scenario_files(paths_))
         found = run_local(scenario_batch, names, Settings(games.profile, games.options), jobs)
     else:
-        found = (
-            run_scenario(path, games, driver=driver, strict_rules=strict_rules)
-            for path in scenario_files(paths_)
-        )
+        found = (run_guarded(path, games, driver, strict_rules) for path in scenario_files(paths_))
     for result in found:
         if game_filter is not None and result.game not in (game_filter, None):
             continue

@@ -46,8 +46,21 @@ CONVERTER = _make_converter()
 def describe(exc: BaseException) -> str:
     """One line saying what did not structure, with the field path."""
     if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc))
+        try:
+            return "; ".join(cattrs.transform_error(exc))
+        except (TypeError, ValueError):  # e.g. extra keys of mixed types cannot be sorted
+            return "; ".join(_leaves(exc))
     return " ".join(str(exc).split())
+
+
+def _leaves(exc: BaseException) -> list[str]:
+    """The innermost errors of a cattrs error group, each in a few words."""
+    if isinstance(exc, cattrs.BaseValidationError):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    extra = getattr(exc, "extra_fields", None)
+    if extra is not None:
+        return ["extra fields found (" + ", ".join(sorted(repr(k) for k in extra)) + ")"]
+    return [f"{type(exc).__name__}: {' '.join(repr(exc).split())[:200]}"]
 
 
 @cache
@@ -109,35 +122,58 @@ def assign(game: Game, state: Any, values: Mapping[str, Any]) -> Any:
     """A copy of ``state`` with the given values set by path (structured and validated).
 
     The last segment may add a key to a mapping. Raises UnknownPath for a path that names
-    nothing, MalformedEvent for a value of the wrong type (a new key of the wrong kind too).
+    nothing or overlaps another (``players.red`` and ``players.red.gold``), MalformedEvent
+    for a value of the wrong type (a new key of the wrong kind too).
     """
+    _no_overlap(list(values))
     for path in values:
-        parts = paths.split(path)
+        parts = paths.segments(path)
         parent = paths.read(state, ".".join(parts[:-1])) if len(parts) > 1 else state
         if not isinstance(parent, Mapping):  # a mapping may gain a new key; all else exists
             paths.read(state, path)
     tree = CONVERTER.unstructure(state)
     for path, value in values.items():
         node = tree
-        parts = paths.split(path)
+        parts = paths.segments(path)
         for seg in parts[:-1]:
-            node = node[int(seg)] if isinstance(node, list) else node[_key(node, seg)]
+            node = (
+                node[_index(node, seg, path)] if isinstance(node, list) else node[_key(node, seg)]
+            )
         last = parts[-1]
         if isinstance(node, list):
-            node[int(last)] = value
+            node[_index(node, last, path)] = value
         else:
             node[_key(node, last)] = value
     try:
         return CONVERTER.structure(tree, game.state_type)
-    except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
+    except (cattrs.BaseValidationError, TypeError, ValueError, AttributeError) as exc:
         raise MalformedEvent(f"given state does not fit: {describe(exc)}") from exc
+
+
+def _no_overlap(given: list[str]) -> None:
+    """Two paths where one lies inside the other set the same value twice: refused."""
+    seen = {paths.segments(path) for path in given}
+    for parts in seen:
+        for cut in range(1, len(parts)):
+            if parts[:cut] in seen:
+                outer = ".".join(parts[:cut])
+                raise paths.UnknownPath(".".join(parts), f"overlaps {outer!r}, also given")
+
+
+def _index(node: list[Any], seg: str, path: str) -> int:
+    """The list index ``seg`` names (``read`` has checked it exists)."""
+    index = paths.as_index(seg)
+    if index is None or index >= len(node):
+        raise paths.UnknownPath(path, f"no index {seg!r}")
+    return index
 
 
 def _key(node: dict[Any, Any], seg: str) -> Any:
     """The key ``seg`` names: as text, else as a number; a new key is text."""
-    if seg in node or not seg.lstrip("-").isdigit() or int(seg) not in node:
+    if seg in node:
         return seg
-    return int(seg)
+    key = paths.as_int_key(seg)
+    return key if key is not None and key in node else seg
 
 
 def state_fields(state: Any) -> list[str]:

@@ -21,6 +21,8 @@ FORMAT_NAME = "rules-oracle-log"
 FORMAT_VERSION = 1
 MAX_LINE_BYTES = 1_000_000
 """A longer line is refused as malformed rather than read into memory whole."""
+MAX_DEPTH = 64
+"""A line's JSON may nest objects and arrays this deep (the line itself is level 1)."""
 
 
 class Malformed(Exception):
@@ -107,6 +109,8 @@ def _read_line(handle: IO[bytes] | gzip.GzipFile, number: int) -> bytes:
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         reason = f"{exc}" if str(exc) else type(exc).__name__
         raise Malformed(0, f"corrupt gzip data after line {number}: {reason}") from exc
+    except OSError as exc:
+        raise Malformed(number + 1, f"cannot read: {exc.strerror or exc}") from exc
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -133,18 +137,48 @@ def decode_line(number: int, chunk: bytes) -> dict[str, Any]:
     if not text.strip():
         raise Malformed(number, "blank line")
     try:
-        record = _DECODER.decode(text)
-    except json.JSONDecodeError as exc:
-        raise Malformed(number, f"not JSON: {exc.msg} at column {exc.colno}") from exc
-    except _NotStrictJSON as exc:
-        raise Malformed(number, f"not strict JSON: {exc}") from exc
-    except RecursionError as exc:
-        raise Malformed(number, "JSON nested too deeply") from exc
-    except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise Malformed(number, f"not usable JSON: {' '.join(str(exc).split())}") from exc
+        record = strict_json(text)
+    except NotJSON as exc:
+        raise Malformed(number, exc.reason) from exc
     if not isinstance(record, dict):
         raise Malformed(number, "each line must be a JSON object")
     return record
+
+
+class NotJSON(ValueError):
+    """Text that is not strict JSON within the limits; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def strict_json(text: str) -> Any:
+    """The JSON value of ``text``: strict (no repeated key, no NaN or Infinity) and nested
+    at most MAX_DEPTH levels; anything else raises NotJSON."""
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise NotJSON(f"not JSON: {exc.msg} at column {exc.colno}") from exc
+    except _NotStrictJSON as exc:
+        raise NotJSON(f"not strict JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise NotJSON("JSON nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise NotJSON(f"not usable JSON: {' '.join(str(exc).split())}") from exc
+    deep = text.count("[") + text.count("{") > MAX_DEPTH
+    if deep and isinstance(value, (dict, list)) and _too_deep(value, MAX_DEPTH):
+        raise NotJSON(f"JSON nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _too_deep(value: Any, levels: int) -> bool:
+    """Whether ``value`` nests objects and arrays more than ``levels`` deep."""
+    if levels <= 0:
+        return True
+    if isinstance(value, dict):
+        return any(_too_deep(v, levels - 1) for v in value.values() if isinstance(v, (dict, list)))
+    return any(_too_deep(v, levels - 1) for v in value if isinstance(v, (dict, list)))
 
 
 def parse_header(line: int, record: dict[str, Any]) -> Header:

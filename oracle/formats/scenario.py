@@ -13,6 +13,8 @@ from oracle.formats.converter import CONVERTER, describe
 from reference.core import yamlfile
 
 MAX_SCENARIO_BYTES = 2_000_000
+MAX_LISTED_EVENTS = 1_000
+"""``expect.legal`` names at most this many events (includes and excludes together)."""
 
 
 class BadScenario(Exception):
@@ -146,6 +148,11 @@ def load_scenario(path: Path) -> LoadedScenario:
         raise BadScenario(_line(node, "expect"), "expect.illegal cannot be combined with checks")
     if expect.illegal is not None and not 0 <= expect.illegal.step < len(scenario.steps):
         raise BadScenario(_line(node, "expect"), "expect.illegal.step names no step")
+    listed = expect.legal.includes + expect.legal.excludes if expect.legal else ()
+    if len(listed) > MAX_LISTED_EVENTS:
+        raise BadScenario(
+            _line(node, "expect"), f"expect.legal names more than {MAX_LISTED_EVENTS} events"
+        )
     if expect.illegal is not None and (expect.illegal.rule is None) == (not expect.illegal.any_of):
         raise BadScenario(_line(node, "expect"), "expect.illegal needs rule or any_of (not both)")
     if expect.illegal is not None and not set(expect.illegal.rules()) <= set(scenario.rules):

@@ -93,12 +93,29 @@ def load_data_dir(folder: Path) -> DataSet:
     return DataSet(entries)
 
 
+MAX_PROFILE_BYTES = 1_000_000
+"""A larger profile file is refused before it is read."""
+
+
 def load_profile_file(path: Path) -> dict[str, Any]:
-    """A profile from a YAML or JSON file (JSON is YAML): a mapping of data keys to values."""
+    """A profile from a YAML or JSON file (JSON is YAML): a mapping of data keys to values.
+
+    Anything wrong with the file (unreadable, too large, not UTF-8, not plain YAML, not a
+    mapping of text keys) raises BadOptions naming the file.
+    """
     try:
+        if path.stat().st_size > MAX_PROFILE_BYTES:
+            raise BadOptions(f"{path}: profile larger than {MAX_PROFILE_BYTES} bytes")
         raw = yamlfile.load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+    except OSError as exc:
+        raise BadOptions(f"{path}: cannot read profile: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise BadOptions(f"{path}: cannot read profile: not UTF-8 (byte {exc.start})") from exc
+    except yaml.YAMLError as exc:
         raise BadOptions(f"{path}: cannot read profile: {' '.join(str(exc).split())}") from exc
     if not isinstance(raw, dict):
         raise BadOptions(f"{path}: a profile is a mapping from data keys to values")
-    return {str(k): v for k, v in raw.items()}
+    for key in raw:
+        if not isinstance(key, str):
+            raise BadOptions(f"{path}: profile key {key!r} is not a data key (text)")
+    return dict(raw)

@@ -50,6 +50,9 @@ def read_options(options: Mapping[str, Any], cls: type[T]) -> tuple[T, dict[str,
     profile = rest.pop("profile", None) or {}
     if not isinstance(profile, dict):
         raise BadOptions("options.profile must be a mapping from data keys to values")
+    for key in profile:
+        if not isinstance(key, str):
+            raise BadOptions(f"options.profile: key {key!r} is not a data key (text)")
     try:
         parsed = _converter.structure(rest, cls)
     except cattrs.BaseValidationError as exc:

@@ -178,8 +178,10 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     path = tmp_path / "check.jsonl"
     path.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["validate", "--format", "json", str(path)])
-    assert "Traceback" not in result.output
-    return result.exit_code, json.loads(result.stdout)["results"][0]
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    verdict = json.loads(result.stdout)["results"][0]
+    assert result.exit_code == (0 if verdict["status"] in ("valid", "incomplete") else 1), verdict
+    return result.exit_code, verdict
 
 
 @pytest.mark.parametrize(("name", "players", "seed"), cases(5))

@@ -29,7 +29,10 @@ def validate(tmp_path: Path, lines: list[str]) -> tuple[int, dict[str, Any]]:
     path = tmp_path / "check.jsonl"
     path.write_text("\n".join(lines) + "\n")
     result = runner.invoke(app, ["validate", "--format", "json", "--strict", str(path)])
-    return result.exit_code, json.loads(result.stdout)["results"][0]
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    verdict = json.loads(result.stdout)["results"][0]
+    assert result.exit_code == (0 if verdict["status"] == "valid" else 1), verdict
+    return result.exit_code, verdict
 
 
 @pytest.mark.parametrize(("mode", "players"), MODES)
