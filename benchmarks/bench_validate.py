@@ -31,14 +31,15 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-import chess
-import chess.pgn
+from typing import TYPE_CHECKING
 
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
 from oracle.replay import validate_log
 from reference.registry import game_names, make_game
+
+if TYPE_CHECKING:  # python-chess (the bench extra) is imported where it is used, so the
+    import chess.pgn  # other benchmarks can share this module's corpus without it
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MAX_PLIES = 400
@@ -80,6 +81,9 @@ def without_claims(paths: list[Path]) -> list[Path]:
 
 def random_chess_game(seed: int) -> chess.pgn.Game:
     """A random legal game: each move drawn uniformly from the legal moves."""
+    import chess
+    import chess.pgn
+
     rng = random.Random(seed)
     board = chess.Board()
     while not board.is_game_over() and board.ply() < MAX_PLIES:
@@ -124,6 +128,8 @@ def validate_all(paths: list[Path]) -> float:
 def replay_chess(path: Path) -> tuple[float, int]:
     """CPU seconds for python-chess to read every game (legality-checked SAN, each move
     pushed), and the number of plies."""
+    import chess.pgn
+
     start = time.process_time()
     plies = 0
     with path.open(encoding="utf-8") as handle:
