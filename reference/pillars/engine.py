@@ -15,7 +15,7 @@ from reference.core.trace import Recorder
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_limit
-from reference.pillars.invariants import invariant_failures
+from reference.pillars.invariants import invariant_failures, unknown_cards
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
 from reference.pillars.tables import read_tables
@@ -138,3 +138,8 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of ``state``."""
         return invariant_failures(self.tables, state)
+
+    def position_failures(self, state: State) -> list[str]:
+        """Why a hand-written position could not arise in play: a card id that names no
+        card (checked first: the invariants look cards up), then the invariants."""
+        return unknown_cards(self.tables, state) or invariant_failures(self.tables, state)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from reference.pillars.flow import Ctx
 from reference.pillars.state import PHASES, State
 
@@ -73,3 +75,36 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
     if state.stage not in _NO_QUEUE_STAGES and state.phase != "prepare" and not state.queue:
         bad.append(f"stage {state.stage} has nobody to act")
     return bad
+
+
+def unknown_cards(ctx: Ctx, state: State) -> list[str]:
+    """Card ids in ``state`` that name no card of the tables in force. Play never makes one
+    (each card comes from a table); a hand-written position (a scenario's given.state)
+    can, so a position is checked with this before it is played from."""
+    t = ctx.t
+    known_crafts, known_advantages = t.craftsmen, t.advantages
+    named: list[tuple[str, str, Mapping[str, object]]] = []
+    for name, p in state.players.items():
+        named += [(f"players.{name}.craftsmen", c, known_crafts) for c in p.craftsmen]
+        named += [(f"players.{name}.advantages", a, known_advantages) for a in p.advantages]
+        named += [(f"players.{name}.resource_cards", r, t.resource_cards) for r in p.resource_cards]
+        named += [(f"players.{name}.craftsman_uses", c, known_crafts) for c in p.craftsman_uses]
+        if p.bonus_craftsman is not None:
+            named.append((f"players.{name}.bonus_craftsman", p.bonus_craftsman, known_crafts))
+    named += [("craftsman_deck", c, known_crafts) for c in state.craftsman_deck]
+    named += [("craftsmen_out", c, known_crafts) for c in state.craftsmen_out]
+    named += [("shiring", c, known_crafts) for c in state.shiring.values()]
+    named += [("advantage_deck", a, known_advantages) for a in state.advantage_deck]
+    named += [("advantages_out", a, known_advantages) for a in state.advantages_out]
+    named += [("kingsbridge", a, known_advantages) for a in state.kingsbridge.values()]
+    named += [("events_unseen", e, t.events) for e in state.events_unseen]
+    named += [("events_seen", e, t.events) for e in state.events_seen]
+    if state.event is not None:
+        named.append(("event", state.event, t.events))
+    both = {**t.resource_cards, **known_crafts}
+    named += [("card_supply", c, both) for c in state.card_supply]
+    return [
+        f"{path}: {card!r} is no card of this game"
+        for path, card, known in named
+        if card not in known
+    ]

@@ -282,17 +282,13 @@ def test_a_given_state_the_invariant_check_cannot_read_is_an_error(tmp_path: Pat
     assert "given state unsound: the invariant check cannot read it" in result.reason
 
 
-@pytest.mark.xfail(
-    reason="the Pillars invariants accept an unknown card id in a given state; the engine "
-    "then fails with KeyError (found by the fuzz suite; an engine fix, not the boundary's)",
-    strict=True,
-)
 def test_an_unknown_card_in_a_given_state_is_an_error(tmp_path: Path) -> None:
     source = ROOT / "scenarios/pillars/PIL-ADV-08-tax-exemption-is-a-held-card.yaml"
     scenario = tmp_path / "s.yaml"
     scenario.write_text(source.read_text().replace("    - tax_exemption\n", "    - zz\n"))
     result = run_scenario(scenario, GameCache())
     assert result.status == "error"
+    assert "'zz' is no card of this game" in result.reason
 
 
 def test_a_scenario_may_not_list_legal_events_without_end(tmp_path: Path) -> None:
