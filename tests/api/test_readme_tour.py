@@ -41,4 +41,6 @@ def test_a_tour_command_runs(command: str, clone: Path) -> None:
         ["bash", "-c", command], cwd=clone, env=env, capture_output=True, text=True, check=False
     )
     assert run.returncode == 0, (command, run.stdout[-2000:], run.stderr[-2000:])
+    # A real process (not CliRunner): a crash of ours would print its traceback here, and
+    # exit 3 would already fail the return-code check above.
     assert "Traceback" not in run.stderr
