@@ -10,28 +10,33 @@ every report renders and its JSON and XML parse, no input over 10 s of CPU time.
 problem input is kept under ``--keep`` with the problem, to reproduce it. Nothing is
 asserted: the counts are the result (exit 1 when any problem was found).
 
-Memory, input by input (the bound: no input over 500 MB):
+Memory, input by input (the bound: no input over 500 MB, ``--bound-mb``):
 
 - An input's peak is the peak resident set size (RSS) of the worker while it checks the
-  input, the worker's own interpreter, modules and caches included.
-- A worker is a fresh interpreter (``spawn``). It checks up to ``--batch`` inputs, one at a
-  time, and after each one answers with its high-water RSS so far (``ru_maxrss``). That
-  figure never falls, so it bounds the peak of the input just checked: an input answered
-  under the bound is proven under it. The first input answered over the bound, and with
-  it the worker, is retired, and the input is checked again alone, in a fresh worker: over
-  the bound there too, it is a problem ("memory"), kept like the others.
+  input: the worker's interpreter, modules and caches are counted in, so the figure is
+  on the high side. A worker is a fresh interpreter (``spawn``) that checks up to
+  ``--batch`` inputs one at a time, and is then replaced.
+- Before each input the worker resets the kernel's peak-RSS counter to its RSS now
+  (``/proc/self/clear_refs``, Linux 4.0+); after it, it reads the counter (``VmHWM`` in
+  ``/proc/self/status``). The kernel records the peak before it unmaps memory, so what the
+  input allocated and gave back is counted. Where the counter cannot be reset, the figure
+  is the worker's peak so far: still at least the input's own, and the summary says so.
+  (``ru_maxrss`` is not used: after fork and exec it starts from the parent's peak.)
+- An input whose peak is over the bound ends its worker's batch (what earlier inputs left
+  behind may have caused it) and is checked again alone, in a fresh worker: over the bound
+  there too, it is a problem ("memory"), kept like the others.
 - Every worker runs under an address-space limit (``--cap-mb``, RLIMIT_AS), so a runaway
   input fails its own allocation instead of taking the machine down. An input that hits
-  it ends in a MemoryError, reported as a problem; a worker that dies, or gives no answer
-  in ``--hang-seconds`` of wall-clock time (it is then killed), is a problem of the input
-  it was checking.
-- The inputs that raised their worker's high-water mark the most (``--alone`` per kind)
-  are checked again alone, each in a fresh worker, to measure their own peak.
+  it ends in a MemoryError, reported as a problem ("memory cap"); a worker that dies, or
+  gives no answer in ``--hang-seconds`` of wall-clock time (it is then killed), is a
+  problem of the input it was checking.
+- The inputs that grew their worker's RSS the most (``--alone`` per kind) are checked
+  again alone too, to give the peak of an input in a fresh worker.
 
 The summary of each kind gives the inputs, the problems, the slowest input (CPU time),
-each batch's worker peak (largest, median, smallest; all of them in ``summary.json`` under
-``--keep``), a fresh worker's RSS before any input, the largest rise one input caused,
-and the largest peak of an input checked alone.
+the largest peak of one input (and its growth over the RSS before it), the largest peak of
+an input checked alone, each batch's worker peak (largest, median, smallest; every one in
+``summary.json`` under ``--keep``) and a worker's RSS after start-up.
 """
 
 from __future__ import annotations
