@@ -186,8 +186,8 @@ def bench_overhead(paths: list[Path], folder: Path, repeat: int) -> None:
 
 def bench_rss(paths: list[Path], folder: Path, big: int, formats: list[str]) -> None:
     """Peak RSS of one process at 10 logs and at ``big`` logs: the same 10 logs (all four
-    games, 2 to 4 players) named again and again, so both runs load the same rule sets and replay the
-    same logs, and only the count differs."""
+    games, 2 to 4 players) named again and again, so both runs load the same rule sets and
+    replay the same logs, and only the count differs."""
     same = paths[:10]
     for fmt in formats:
         print(f"== peak RSS, --format {fmt} --at 5 (the same 10 logs, {big:,} times over)")
