@@ -2,7 +2,8 @@
 --jobs 1, a Dask LocalCluster against --jobs 2, peak memory at 10 and 10,000 logs.
 
     python benchmarks/bench_scale.py                 # everything (several minutes)
-    python benchmarks/bench_scale.py --only rss --big 10000
+    python benchmarks/bench_scale.py --only rss --no-dask   # peak RSS, 10 and 10,000 logs
+    python benchmarks/bench_scale.py --only rss --rss-format junit --rss-format text
 
 Every figure is a whole ``rules-oracle validate`` process, as a user runs it: wall seconds,
 CPU seconds (user + system of the process and of the workers it waited for) and peak RSS of
@@ -183,11 +184,20 @@ def bench_overhead(paths: list[Path], folder: Path, repeat: int) -> None:
     print(f"bare loop {b:.3f} ms/file  pipeline {p:.3f} ms/file  overhead {p - b:+.3f} ms/file")
 
 
-def bench_rss(paths: list[Path], folder: Path, big: int) -> None:
-    print("== peak RSS, --format json --at 5 (the snapshots streamed)")
-    for count in (10, big):
-        args = ("--format", "json", "--at", "5", "--from-list", str(listing(paths, count, folder)))
-        report(f"{count} logs", measure(validate(*args)), count)
+def bench_rss(paths: list[Path], folder: Path, big: int, formats: list[str]) -> None:
+    """Peak RSS of one process at 10 logs and at ``big`` logs: the same 10 logs (all four
+    games, 2 to 4 players) named again and again, so both runs load the same rule sets and
+    replay the same logs, and only the count differs."""
+    same = paths[:10]
+    for fmt in formats:
+        print(f"== peak RSS, --format {fmt} --at 5 (the same 10 logs, {big:,} times over)")
+        runs = []
+        for count in (10, big):
+            listed = str(listing(same, count, folder))
+            runs.append(measure(validate("--format", fmt, "--at", "5", "--from-list", listed)))
+            report(f"{count} logs", runs[-1], count)
+        growth = runs[1].peak_mib / runs[0].peak_mib - 1
+        print(f"growth {growth:+.1%} (issue 10: within 10%)")
 
 
 def main() -> None:
@@ -198,6 +208,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000, help="logs for --jobs and Dask")
     parser.add_argument("--big", type=int, default=10_000, help="logs for the memory figure")
     parser.add_argument("--only", choices=PARTS, action="append")
+    parser.add_argument(
+        "--rss-format", choices=("json", "text", "junit"), action="append", help="default json"
+    )
     parser.add_argument("--no-dask", action="store_true")
     args = parser.parse_args()
     only = set(args.only or PARTS)
@@ -214,7 +227,7 @@ def main() -> None:
         if "jobs" in only:
             bench_jobs(paths, folder, args.repeat, args.count, not args.no_dask)
         if "rss" in only:
-            bench_rss(paths, folder, args.big)
+            bench_rss(paths, folder, args.big, args.rss_format or ["json"])
 
 
 if __name__ == "__main__":

@@ -19,6 +19,9 @@ MAX_SHOWN_DEPTH = 100
 """Deeper values are shown as a note (the log reader refuses values over 64 levels)."""
 MAX_SHOWN_CHARS = 2_000
 """A value shown in a text line is cut after this many characters."""
+JUNIT_SPOOL_BYTES = 64 * 1024
+"""JUnit cases wait in memory up to this many bytes, then on disk, so a long run's report
+costs hardly more memory than a short one's."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -288,16 +291,18 @@ def junit_chunks(
     suite: str, cases: Iterable[JunitCase], elapsed: Callable[[], float] = lambda: 0.0
 ) -> Iterator[str]:
     """A JUnit XML report (the Jenkins xUnit schema, tests/junit/junit-10.xsd), piece by
-    piece: the cases wait in a spooled file (to disk past a megabyte) until the counts that
-    head the report are known, with the run's time in seconds (``elapsed()`` once every case
-    is out), when it ran (UTC) and on which host."""
+    piece: the cases wait in a spooled file (on disk past JUNIT_SPOOL_BYTES) until the
+    counts that head the report are known, with the run's time in seconds (``elapsed()``
+    once every case is out), when it ran (UTC) and on which host."""
     import socket
     import tempfile
     import xml.etree.ElementTree as ET
     from datetime import UTC, datetime
 
     tests = failures = errors = 0
-    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+    with tempfile.SpooledTemporaryFile(
+        max_size=JUNIT_SPOOL_BYTES, mode="w+", encoding="utf-8"
+    ) as spool:
         for case in cases:
             tests += 1
             failures += case[2] == "failure"

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from oracle.cli import app
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
-from oracle.report import json_report_chunks, junit_chunks
+from oracle.report import JUNIT_SPOOL_BYTES, json_report_chunks, junit_chunks
 
 runner = CliRunner()
 GAMES = ("milestones", "municipium", "palmyra", "pillars")
@@ -235,8 +235,9 @@ def test_streamed_json_is_the_whole_dump(count: int, head: dict[str, object]) ->
     assert "".join(no_tail) == json.dumps({"v": items[:1]}, indent=1)
 
 
-@pytest.mark.parametrize("count", [0, 2])
+@pytest.mark.parametrize("count", [0, 2, 1000])
 def test_streamed_junit_is_the_whole_tree(count: int) -> None:
+    """Also past JUNIT_SPOOL_BYTES of cases (1,000 here), where they wait on disk."""
     cases = [
         (f"g{i}.jsonl", "toy", "failure" if i else None, "illegal", "bad <&> move")
         for i in range(count)
@@ -257,6 +258,8 @@ def test_streamed_junit_is_the_whole_tree(count: int) -> None:
         if kind:
             ET.SubElement(case, kind, message=message, type=failure_type).text = message
     streamed = "".join(junit_chunks("s", cases, lambda: 1.5))
+    if count == 1000:  # the cases did go past the spool's memory
+        assert len(streamed.encode()) > JUNIT_SPOOL_BYTES
     streamed = re.sub(r'timestamp="[^"]*"', 'timestamp="T"', streamed)
     streamed = re.sub(r'hostname="[^"]*"', 'hostname="H"', streamed)
     assert streamed == ET.tostring(root, encoding="unicode")
