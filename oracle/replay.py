@@ -14,7 +14,14 @@ from typing import Any, Literal, NoReturn
 import attrs
 
 from oracle.explain import causes
-from oracle.formats.converter import json_equal, structure_event, to_json, unstructure_event
+from oracle.formats.converter import (
+    EventStructurer,
+    event_structurer,
+    json_equal,
+    structure_event,
+    to_json,
+    unstructure_event,
+)
 from oracle.formats.log import (
     EventRecord,
     Header,
@@ -157,6 +164,13 @@ class _Replay:
     games: GameCache
     records: Callable[[], Records]
     on_state: StateHook | None = None
+    structure: EventStructurer = attrs.field(
+        init=False,
+        default=attrs.Factory(
+            lambda run: event_structurer(run.game.name, run.game.event_types), takes_self=True
+        ),
+    )
+    """The game's event structurer, found once for the whole log."""
 
     def common(self) -> dict[str, Any]:
         return {"game": self.game.name, "placeholders": self.game.data.placeholders()}
@@ -234,7 +248,7 @@ def _replay(
 
 def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> Any:
     try:
-        event = structure_event(run.game, record.raw)
+        event = run.structure(record.raw)
         new_state = step(run.game, state, event)
         if run.on_state is not None:
             run.on_state(record, new_state)
