@@ -134,6 +134,9 @@ def decode_line(number: int, chunk: bytes) -> dict[str, Any]:
         text = chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Malformed(number, f"not UTF-8 text (byte {exc.start})") from exc
+    record = _plain_object(text)
+    if record is not None:
+        return record
     if not text.strip():
         raise Malformed(number, "blank line")
     try:
@@ -143,6 +146,23 @@ def decode_line(number: int, chunk: bytes) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise Malformed(number, "each line must be a JSON object")
     return record
+
+
+def _plain_object(text: str) -> dict[str, Any] | None:
+    """The usual line, an object starting at its first character, ending at its newline and
+    nested at most MAX_DEPTH levels (by count of brackets), decoded by the strict scanner
+    without the checks around it; None for any other line, which ``strict_json`` then
+    decodes (and explains) in full. Same value, same strictness: ``raw_decode`` is what
+    ``_DECODER.decode`` runs after skipping leading whitespace."""
+    if text[:1] != "{" or text.count("[") + text.count("{") > MAX_DEPTH:
+        return None
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except (ValueError, RecursionError):
+        return None
+    if end != len(text) and text[end:] not in ("\n", "\r\n"):
+        return None
+    return value if type(value) is dict else None
 
 
 class NotJSON(ValueError):

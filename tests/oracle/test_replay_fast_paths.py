@@ -7,10 +7,13 @@ it must hand on, and state what the full check says, worked out from the format'
 
 from __future__ import annotations
 
+import json
+
 import attrs
 import pytest
 
 from oracle.formats.converter import structure_event
+from oracle.formats.log import Malformed, decode_line
 from oracle.games import GameCache
 from oracle.replay import Divergence, _differences
 from reference.core.access import reader
@@ -90,3 +93,34 @@ def test_claims_of_one_parent_are_read_in_one_take() -> None:
 )
 def test_claims_equal_only_as_json(claims: dict[str, object], expected: list[Divergence]) -> None:
     assert _differences(BOARD, claims) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (b'{"a": 1, "a": 2}\n', "not strict JSON: key 'a' appears twice in one object"),
+        (b'{"s": {"b": 1, "b": 1}}\n', "not strict JSON: key 'b' appears twice in one object"),
+        (b'{"a": NaN}\n', "not strict JSON: NaN is not a JSON value"),
+        (b'{"a": 1} x\n', "not JSON: Extra data at column 10"),
+        (b'{"a": 1}{}\n', "not JSON: Extra data at column 9"),
+        (b'{"a": [1, 2}\n', "not JSON: Expecting ',' delimiter at column 12"),
+        (b'{"a": ' + b"[" * 64 + b"]" * 64 + b"}\n", "JSON nested deeper than 64 levels"),
+        (
+            b'{"a": ' + b"[" * 63 + b"]" * 63 + b', "b": 1, "b": 2}\n',
+            "not strict JSON: key 'b' appears twice in one object",
+        ),
+        (b"[1]\n", "each line must be a JSON object"),
+        (b" \t\n", "blank line"),
+    ],
+)
+def test_lines_the_quick_decoding_hands_on_are_refused_as_before(line: bytes, reason: str) -> None:
+    with pytest.raises(Malformed) as caught:
+        decode_line(7, line)
+    assert (caught.value.line, caught.value.reason) == (7, reason)
+
+
+@pytest.mark.parametrize(
+    "line", [b'{"a": [1, {"b": true}]}\n', b'{"a": 1}\r\n', b'{"a": 1}', b' {"a": 1} \n']
+)
+def test_sound_lines_decode_alike_on_either_path(line: bytes) -> None:
+    assert decode_line(1, line) == json.loads(line)
