@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import attrs
 
@@ -43,9 +43,9 @@ class Header:
     options: dict[str, Any]
 
 
-@attrs.frozen
-class EventRecord:
-    """An event line: the raw event and the state values claimed after it."""
+class EventRecord(NamedTuple):
+    """An event line: the raw event and the state values claimed after it (a named tuple:
+    one is made per event, and a tuple is made several times faster than a frozen class)."""
 
     line: int
     raw: dict[str, Any]
