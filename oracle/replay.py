@@ -14,7 +14,14 @@ from typing import Any, Literal, NoReturn
 import attrs
 
 from oracle.explain import causes
-from oracle.formats.converter import json_equal, structure_event, to_json, unstructure_event
+from oracle.formats.converter import (
+    EventStructurer,
+    event_structurer,
+    json_equal,
+    structure_event,
+    to_json,
+    unstructure_event,
+)
 from oracle.formats.log import (
     EventRecord,
     Header,
@@ -157,6 +164,13 @@ class _Replay:
     games: GameCache
     records: Callable[[], Records]
     on_state: StateHook | None = None
+    structure: EventStructurer = attrs.field(
+        init=False,
+        default=attrs.Factory(
+            lambda run: event_structurer(run.game.name, run.game.event_types), takes_self=True
+        ),
+    )
+    """The game's event structurer, found once for the whole log."""
 
     def common(self) -> dict[str, Any]:
         return {"game": self.game.name, "placeholders": self.game.data.placeholders()}
@@ -234,7 +248,7 @@ def _replay(
 
 def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> Any:
     try:
-        event = structure_event(run.game, record.raw)
+        event = run.structure(record.raw)
         new_state = step(run.game, state, event)
         if run.on_state is not None:
             run.on_state(record, new_state)
@@ -260,22 +274,29 @@ def _with_causes(run: _Replay, index: int, differences: list[Divergence]) -> lis
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
     """Every claimed value that differs from the reference state; a path naming nothing
     raises UnknownPath. Paths are read by readers compiled once per state class and paths;
-    a number, text or flag equal to the claim and of its JSON type is equal as JSON too."""
-    differences = []
+    a number, text, flag or null equal to the claim and of its JSON type is equal as JSON too,
+    so claims that are all such are compared in one go (the usual case: nothing differs)."""
     state_type: Any = type(state)
     values = reader(state_type, tuple(claims))(state)
-    for (path, claimed), value in zip(claims.items(), values, strict=True):
+    claimed = list(claims.values())
+    if values == claimed:
+        kinds = tuple(map(type, values))
+        if kinds == tuple(map(type, claimed)) and _SCALARS.issuperset(kinds):
+            return []
+    differences = []
+    for (path, claim), value in zip(claims.items(), values, strict=True):
         kind = type(value)
-        if kind is type(claimed) and kind in _SCALARS and value == claimed:
+        if kind is type(claim) and kind in _SCALARS and value == claim:
             continue
         reference = to_json(value)
-        if not json_equal(claimed, reference):
-            differences.append(Divergence(path, claimed, reference))
+        if not json_equal(claim, reference):
+            differences.append(Divergence(path, claim, reference))
     return differences
 
 
-_SCALARS = (int, str, bool)
-"""JSON scalars that ``to_json`` returns as they are and ``json_equal`` compares by ``==``."""
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+"""JSON scalars that ``to_json`` returns as they are and ``json_equal`` compares by ``==``
+when both sides are of one type."""
 
 
 def _where(run: _Replay, record: EventRecord, index: int) -> dict[str, Any]:

@@ -26,8 +26,8 @@ def _strict(kind: type[Any]) -> Any:
     return structure
 
 
-def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
+def _make_converter(detailed: bool = True) -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=detailed)
     for kind in (int, str, bool):
         conv.register_structure_hook(kind, _strict(kind))
     conv.register_structure_hook(float, _strict_float)
@@ -63,28 +63,62 @@ def _leaves(exc: BaseException) -> list[str]:
     return [f"{type(exc).__name__}: {' '.join(repr(exc).split())[:200]}"]
 
 
+QUICK_CONVERTER = _make_converter(detailed=False)
+"""The same structuring without cattrs' detailed errors: it stops at the first problem and
+says little, so it only ever answers for a record it accepts; any record it refuses goes
+through CONVERTER again, whose error the verdict shows. Both accept the same records."""
+
+
+class EventStructurer:
+    """Structures the log records of one game's events; built once per game (see
+    ``event_structurer``), so no record pays for finding its class's structuring function."""
+
+    __slots__ = ("game", "index")
+
+    def __init__(self, game: str, event_types: tuple[type[Any], ...]) -> None:
+        self.game = game
+        self.index: dict[str, tuple[type[Any], Any, Any]] = {
+            cls.type: (
+                cls,
+                QUICK_CONVERTER.get_structure_hook(cls),
+                CONVERTER.get_structure_hook(cls),
+            )
+            for cls in event_types
+        }
+        """Wire name -> (event class, its quick and its detailed structuring function)."""
+
+    def __call__(self, raw: Mapping[str, Any]) -> Any:
+        """The event object for a log record (without its ``state`` claims)."""
+        kind = raw.get("type")
+        if not isinstance(kind, str):
+            raise MalformedEvent("an event needs a string field 'type'", "type")
+        entry = self.index.get(kind)
+        if entry is None:
+            known = ", ".join(sorted(self.index))
+            raise MalformedEvent(f"unknown event type {kind!r} for {self.game} (known: {known})")
+        cls, quick, detailed = entry
+        fields = dict(raw)
+        del fields["type"]
+        fields.pop("state", None)
+        try:
+            return quick(fields, cls)
+        except Exception:  # noqa: BLE001 - not an answer: the detailed pass says what it is
+            pass
+        try:
+            return detailed(fields, cls)
+        except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
+            raise MalformedEvent(f"bad {kind!r} event: {describe(exc)}") from exc
+
+
 @cache
-def _event_index(event_types: tuple[type[Any], ...]) -> dict[str, tuple[type[Any], Any]]:
-    """Wire name -> (event class, its structuring function), built once per game."""
-    return {cls.type: (cls, CONVERTER.get_structure_hook(cls)) for cls in event_types}
+def event_structurer(game: str, event_types: tuple[type[Any], ...]) -> EventStructurer:
+    """The structurer for a game's events, made once per game name and event classes."""
+    return EventStructurer(game, event_types)
 
 
 def structure_event(game: Game, raw: Mapping[str, Any]) -> Any:
     """The game's event object for a log record (without its ``state`` claims)."""
-    kind = raw.get("type")
-    index = _event_index(game.event_types)
-    if not isinstance(kind, str):
-        raise MalformedEvent("an event needs a string field 'type'", "type")
-    entry = index.get(kind)
-    if entry is None:
-        known = ", ".join(sorted(index))
-        raise MalformedEvent(f"unknown event type {kind!r} for {game.name} (known: {known})")
-    cls, structure = entry
-    fields = {k: v for k, v in raw.items() if k not in ("type", "state")}
-    try:
-        return structure(fields, cls)
-    except (cattrs.BaseValidationError, TypeError, ValueError) as exc:
-        raise MalformedEvent(f"bad {kind!r} event: {describe(exc)}") from exc
+    return event_structurer(game.name, game.event_types)(raw)
 
 
 def unstructure_event(event: Any) -> dict[str, Any]:

@@ -85,7 +85,7 @@ def _walk(steps: tuple[Step, ...], state: Any) -> Any:
 class Reader:
     """Reads a fixed list of paths in states of one class (see the module docstring)."""
 
-    __slots__ = ("accessors", "alone", "groups")
+    __slots__ = ("accessors", "alone", "groups", "whole")
 
     def __init__(self, state_type: Any, path_list: tuple[str, ...]) -> None:
         self.accessors = tuple(_accessor_or_reading(state_type, path) for path in path_list)
@@ -115,10 +115,19 @@ class Reader:
         grouped = {index for group in groups for index in group[3]}
         self.alone = tuple(i for i in range(len(path_list)) if i not in grouped)
         """The places of the paths read one by one."""
+        whole = len(groups) == 1 and groups[0][3] == tuple(range(len(path_list)))
+        self.whole = self.groups[0] if whole else None
+        """The one group, when its fields are all the paths in the list's order (a log's
+        claims usually are: one player's values, or the round's): read in one take."""
 
     def __call__(self, state: Any) -> list[Any]:
         """The value at each path, in order; the first path naming nothing raises
         UnknownPath as ``paths.read`` does."""
+        if self.whole is not None:
+            steps, kind, take, _ = self.whole
+            parent = _walk(steps, state)
+            if type(parent) is kind:
+                return list(take(parent))
         values = [_UNREAD] * len(self.accessors)
         for steps, kind, take, indexes in self.groups:
             parent = _walk(steps, state)
