@@ -103,6 +103,10 @@ class RuleSet(Generic[O, T, S, E]):
         self.catalogue: Catalogue = catalogue
         self.data: DataSet = data
         self.tables: T = self.read_tables(data, parsed)
+        self._last_turn: tuple[object, str, tuple[str, ...] | None] = (None, "", None)
+        """The last state whose turn was asked (kept, so its identity stays its own), the
+        player to act there and, once asked, the pending players: an event's checks ask
+        several times about one state, the game's rules answer once."""
 
     # -- what each game supplies ---------------------------------------------------------
 
@@ -159,8 +163,23 @@ class RuleSet(Generic[O, T, S, E]):
     # -- what is the same in every game --------------------------------------------------
 
     def to_act(self, state: S) -> str:
-        """The player who decides next, or CHANCE."""
-        return self.legal_rules.to_act(self.tables, state)
+        """The player who decides next, or CHANCE (worked out once per state)."""
+        last = self._last_turn
+        if last[0] is state:
+            return last[1]
+        actor = self.legal_rules.to_act(self.tables, state)
+        self._last_turn = (state, actor, None)
+        return actor
+
+    def pending_now(self, state: S) -> tuple[str, ...]:
+        """``pending``, worked out once per state (what the turn rule asks)."""
+        last = self._last_turn
+        if last[0] is state and last[2] is not None:
+            return last[2]
+        actor = self.to_act(state)
+        due = self.pending(state)
+        self._last_turn = (state, actor, due)
+        return due
 
     def legal_events(self, state: S) -> list[E]:
         """Every legal event here, in a stable order (for CHANCE: every outcome)."""
@@ -208,7 +227,7 @@ class RuleSet(Generic[O, T, S, E]):
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
         says why the player to act is asked (``why_to_act``), built only when it is given."""
         try:
-            check_actor(self, state, event, self.turn_rule, self.pending(state))
+            check_actor(self, state, event, self.turn_rule, self.pending_now(state))
         except RuleViolation as exc:
             actor = self.to_act(state)
             why = self.why_to_act(state, actor) if actor != CHANCE else ""
