@@ -91,12 +91,20 @@ class RuleSet(Generic[O, T, S, E]):
     setup_rules: SetupRules[T, S]
     """The game's setup module: new_game(tables, players)."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    full_checks: bool = False
+    """Check every invariant in full after every event. Off, a game may check after an event
+    only the invariants over what the event changed (reference/core/laws.py), and in full at
+    round ends. The test suite turns it on (tests/conftest.py); ``full_checks=`` sets it for
+    one rule set."""
+
+    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         """Read ``options`` (a ``profile`` key replaces data values) and the game's data.
 
         Raises:
             BadOptions: an unknown option or value, or a profile the tables refuse.
         """
+        if full_checks is not None:
+            self.full_checks = full_checks
         parsed, profile = read_options(options, self.options_type)
         catalogue, data = load_rules_and_data(self.package_dir, profile)
         self.options: O = parsed
