@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from reference.core.evolve import evolve
+from reference.municipium.engine import Municipium
 from reference.palmyra.engine import PalmyraGame
 from reference.registry import game_names, make_game
 
@@ -44,3 +45,16 @@ def test_a_part_changed_in_place_is_found_in_full_and_at_the_end() -> None:
     # The game's end is checked in full.
     ended = evolve(later, phase="over", end="stacks")
     assert unfit in game.invariant_failures(ended)
+
+
+def test_a_changed_pile_is_checked_again_under_the_memo() -> None:
+    game = Municipium({}, full_checks=False)
+    state = game.new_game(("red", "blue"))
+    while state.phase != "move":
+        state = game.apply(state, game.legal_events(state)[0])
+    assert game.invariant_failures(state) == []  # the piles are now remembered as sound
+    red = state.players["red"]
+    twice = red.family_cards[:1] * 2 + red.family_cards[1:]  # a card twice, one missing
+    broken = evolve(state, players={**state.players, "red": evolve(red, family_cards=twice)})
+    assert [f for f in game.invariant_failures(broken) if "red's family cards" in f]
+    assert game.invariant_failures(state) == []
