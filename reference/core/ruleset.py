@@ -91,18 +91,30 @@ class RuleSet(Generic[O, T, S, E]):
     setup_rules: SetupRules[T, S]
     """The game's setup module: new_game(tables, players)."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    full_checks: bool = False
+    """Check every invariant in full after every event. Off, a game may check after an event
+    only the invariants over what the event changed (reference/core/laws.py), and in full at
+    round ends. The test suite turns it on (tests/conftest.py); ``full_checks=`` sets it for
+    one rule set."""
+
+    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         """Read ``options`` (a ``profile`` key replaces data values) and the game's data.
 
         Raises:
             BadOptions: an unknown option or value, or a profile the tables refuse.
         """
+        if full_checks is not None:
+            self.full_checks = full_checks
         parsed, profile = read_options(options, self.options_type)
         catalogue, data = load_rules_and_data(self.package_dir, profile)
         self.options: O = parsed
         self.catalogue: Catalogue = catalogue
         self.data: DataSet = data
         self.tables: T = self.read_tables(data, parsed)
+        self._last_turn: tuple[object, str, tuple[str, ...] | None] = (None, "", None)
+        """The last state whose turn was asked (kept, so its identity stays its own), the
+        player to act there and, once asked, the pending players: an event's checks ask
+        several times about one state, the game's rules answer once."""
 
     # -- what each game supplies ---------------------------------------------------------
 
@@ -159,8 +171,23 @@ class RuleSet(Generic[O, T, S, E]):
     # -- what is the same in every game --------------------------------------------------
 
     def to_act(self, state: S) -> str:
-        """The player who decides next, or CHANCE."""
-        return self.legal_rules.to_act(self.tables, state)
+        """The player who decides next, or CHANCE (worked out once per state)."""
+        last = self._last_turn
+        if last[0] is state:
+            return last[1]
+        actor = self.legal_rules.to_act(self.tables, state)
+        self._last_turn = (state, actor, None)
+        return actor
+
+    def pending_now(self, state: S) -> tuple[str, ...]:
+        """``pending``, worked out once per state (what the turn rule asks)."""
+        last = self._last_turn
+        if last[0] is state and last[2] is not None:
+            return last[2]
+        actor = self.to_act(state)
+        due = self.pending(state)
+        self._last_turn = (state, actor, due)
+        return due
 
     def legal_events(self, state: S) -> list[E]:
         """Every legal event here, in a stable order (for CHANCE: every outcome)."""
@@ -208,7 +235,7 @@ class RuleSet(Generic[O, T, S, E]):
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
         says why the player to act is asked (``why_to_act``), built only when it is given."""
         try:
-            check_actor(self, state, event, self.turn_rule, self.pending(state))
+            check_actor(self, state, event, self.turn_rule, self.pending_now(state))
         except RuleViolation as exc:
             actor = self.to_act(state)
             why = self.why_to_act(state, actor) if actor != CHANCE else ""

@@ -79,8 +79,8 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     legal_rules = legal
     setup_rules = rules_setup
 
-    def __init__(self, options: dict[str, Any]) -> None:
-        super().__init__(options)
+    def __init__(self, options: dict[str, Any], full_checks: bool | None = None) -> None:
+        super().__init__(options, full_checks)
         self._invariants = InvariantChecker(self.tables)
 
     def why_to_act(self, state: State, player: str) -> str:
@@ -107,5 +107,5 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
         return Result(scores, rules_turn.winners(state, self.options.tie_break))
 
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of the state."""
-        return self._invariants(state)
+        """Every broken invariant of the state (in full with ``full_checks``)."""
+        return self._invariants(state, self.full_checks)

@@ -3,7 +3,9 @@
 The checks over pieces, bonus tiles and worker tiles only depend on parts of the state that
 most events leave untouched (a move or a purchase does not change the main board or the
 workers). `InvariantChecker` remembers the last such parts by identity (frozen values are
-shared between successive states by `attrs.evolve`) and recomputes only when one changed.
+shared between successive states by `attrs.evolve`) and recomputes only when one changed,
+and always when the phase changes (the game's end among them) or the rule set checks in
+full (``full_checks``).
 """
 
 from __future__ import annotations
@@ -27,10 +29,16 @@ class InvariantChecker:
         self._key: tuple[Any, ...] = ()
         self._placed: dict[str, int] = {}
         self._failures: list[str] = []
+        self._stage = ""
 
-    def __call__(self, state: State) -> list[str]:
-        """Every broken invariant of the state (empty when sound)."""
+    def __call__(self, state: State, full: bool = False) -> list[str]:
+        """Every broken invariant of the state (empty when sound); ``full``: nothing is taken
+        from the memo. The memo is also dropped when the phase changes (``stage_of``)."""
         tables = self.tables
+        stage = stage_of(state)
+        if full or stage != self._stage:
+            self._key = ()
+            self._stage = stage
         failures: list[str] = []
         if state.supply.keys() != SUPPLY_KEYS:
             return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
@@ -72,6 +80,14 @@ class InvariantChecker:
         if state.phase == OVER and (state.returns_due or state.cover_due or state.pending_bonus):
             failures.append("the game ended with a Castle tax or a bonus claim open")
         return failures
+
+
+def stage_of(state: State) -> str:
+    """The phase of play: the memo is dropped, so everything is checked in full, when it
+    changes (the draft, the turns, the game's end). Every round of turns would be stricter,
+    at about a third of the engine's time; the test suite checks every state in full
+    (``full_checks``)."""
+    return state.phase
 
 
 def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list[str]]:

@@ -32,7 +32,7 @@ def _spaces_keys(_: Any, attribute: attrs.Attribute[Any], value: dict[str, Any])
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Worker:
     """One worker on a worker space: half of a worker tile."""
 
@@ -57,7 +57,7 @@ def no_workers() -> dict[str, Worker | None]:
     return dict.fromkeys(WORKER_SPACES, None)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class PlayerState:
     """One player's board, pawn, holdings and score."""
 
@@ -71,7 +71,7 @@ class PlayerState:
     """Worker space W1..W8 (left to right) to the worker on it, or None if empty."""
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class MainBoard:
     """The shared main board: what stands on the lattice."""
 
@@ -91,7 +91,7 @@ class MainBoard:
     """Free end of a road to the marketplace that road started from."""
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     """A whole game position."""
 

@@ -8,7 +8,7 @@ from reference.core.datafile import DataSet
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.municipium import events as ev
-from reference.municipium import legal, rules_setup
+from reference.municipium import invariants, legal, rules_setup
 from reference.municipium import rules_powers as powers
 from reference.municipium import rules_turn as turn
 from reference.municipium.invariants import field_refill_failures, invariant_failures
@@ -143,9 +143,20 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         winners = tuple(name for name in state.players if rank(name) == best)
         return Result(scores=scores, winners=winners)
 
+    _memo: invariants.Memo | None = None
+    """The card piles the invariant checks found sound this round (made on first use)."""
+
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of ``state`` (see invariants.py)."""
-        return invariant_failures(self.tables, state)
+        """Every broken invariant of ``state`` (see invariants.py): in full with
+        ``full_checks`` and at each round's start, else the card piles found sound since
+        the round began are not sorted again while they are the very same tuples."""
+        if self.full_checks:
+            return invariant_failures(self.tables, state)
+        memo = self._memo
+        round_key = invariants.round_of(state)
+        if memo is None or memo.round_key != round_key:
+            memo = self._memo = invariants.Memo(round_key)
+        return invariant_failures(self.tables, state, memo)
 
     def position_failures(self, state: State) -> list[str]:
         """Why a hand-written position could not arise in play: the invariants, and every

@@ -6,8 +6,31 @@ from reference.municipium.state import PHASES, State
 from reference.municipium.tables import KINDS, Tables
 
 
-def invariant_failures(t: Tables, state: State) -> list[str]:
-    """Every broken invariant: pieces conserved, sets exchanged, turn fields sane."""
+class Memo:
+    """The card piles last found sound, kept by one engine: a pile that is the very same
+    tuple (states are frozen and share what an event left alone) still holds the same cards.
+    Sorting every family's cards and the common cards after every event is what it saves."""
+
+    def __init__(self, round_key: tuple[int, str] = (0, "")) -> None:
+        self.round_key = round_key
+        """The round (``round_of``) this memo serves: a new round starts it empty."""
+        self.family_cards: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        """Each family's (cards in hand, spent cards) last found to be its cards once each."""
+        self.common: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        """The (common deck, discard pile) last found to hold the common cards once each."""
+        self.temple: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        """The (temple order, families) last found to be the same families."""
+
+
+def round_of(state: State) -> tuple[int, str]:
+    """The round, and whether the game is over: the memo starts empty, so everything is
+    checked in full, at each change."""
+    return (state.round, "over" if state.phase == "over" else "")
+
+
+def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> list[str]:
+    """Every broken invariant: pieces conserved, sets exchanged, turn fields sane. Without
+    a ``memo`` every card pile is checked; with one, only those not found sound before."""
     bad: list[str] = []
     players = state.players
     names = tuple(players)
@@ -17,8 +40,13 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
         bad.append(f"unknown phase {state.phase!r}")
     if state.current not in players:
         bad.append(f"current player {state.current!r} is not in the game")
-    if sorted(state.temple_order) != sorted(names):
-        bad.append(f"temple order {state.temple_order} is not the families {names}")
+    temple = (state.temple_order, names)
+    known = memo.temple if memo else None
+    if known is None or known[0] is not temple[0] or known[1] != names:
+        if sorted(state.temple_order) != sorted(names):
+            bad.append(f"temple order {state.temple_order} is not the families {names}")
+        elif memo:
+            memo.temple = temple
     citizens = dict(state.bag)
     favours = state.favour_supply
     wreaths = state.wreath_supply
@@ -38,9 +66,13 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
         # MUN-DECURION-01: a complete set never stays in front of a family.
         if held + p.favours >= len(KINDS):
             bad.append(f"{name} holds a complete set that was not exchanged")
-        cards = p.family_cards + p.spent_cards
-        if tuple(sorted(cards)) != t.family_ids:
-            bad.append(f"{name}'s family cards {cards} are not {list(t.family_ids)}")
+        piles = memo.family_cards.get(name) if memo else None
+        if piles is None or piles[0] is not p.family_cards or piles[1] is not p.spent_cards:
+            cards = p.family_cards + p.spent_cards
+            if tuple(sorted(cards)) != t.family_ids:
+                bad.append(f"{name}'s family cards {cards} are not {list(t.family_ids)}")
+            elif memo:
+                memo.family_cards[name] = (p.family_cards, p.spent_cards)
     fields = len(names) >= t.field_min_players
     home = t.home
     for name, place in state.institutions.items():
@@ -64,8 +96,16 @@ def invariant_failures(t: Tables, state: State) -> list[str]:
         bad.append(f"{favours} favours in the game, not {t.favours}")
     if wreaths != t.wreaths:
         bad.append(f"{wreaths} wreaths in the game, not {t.wreaths}")
-    if tuple(sorted(state.common_deck + state.common_discard)) != t.common_ids:
-        bad.append("the common deck and discard pile do not hold the common cards once each")
+    common = memo.common if memo else None
+    if (
+        common is None
+        or common[0] is not state.common_deck
+        or common[1] is not state.common_discard
+    ):
+        if tuple(sorted(state.common_deck + state.common_discard)) != t.common_ids:
+            bad.append("the common deck and discard pile do not hold the common cards once each")
+        elif memo:
+            memo.common = (state.common_deck, state.common_discard)
     if state.prefect not in t.meeting_rooms:
         bad.append(f"the prefect stands in the {state.prefect}, which has no prefect field")
     if state.phase == "place" and state.drawn is None:

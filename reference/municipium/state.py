@@ -31,7 +31,7 @@ PHASES: tuple[Phase, ...] = (
 DRAW_PURPOSES: tuple[str, ...] = ("setup", "field", "card", "emporium", "basilica", "")
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class PlayerState:
     """One family: its members on the board, the tokens in front of it and its cards."""
 
@@ -51,7 +51,7 @@ class PlayerState:
     """Family cards turned face down (used)."""
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Institution:
     """What lies in one institution apart from the family members."""
 
@@ -63,7 +63,7 @@ class Institution:
     """The kind of citizen on the meeting room's citizen field (3-4 players), or None."""
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     """A whole position of Municipium."""
 

@@ -84,8 +84,8 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     legal_rules = legal
     setup_rules = rules_setup
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
-        super().__init__(options)
+    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
+        super().__init__(options, full_checks)
         # PAL-SOLO-01: the solo game is for one player; the others for 2-5.
         solo = self.options.mode == SOLO
         self.min_players = 1 if solo else 2
@@ -127,5 +127,12 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         return Result(scores, winners)
 
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of ``state`` (empty when sound)."""
+        """Every broken invariant of ``state`` (empty when sound): in full with
+        ``full_checks`` and when the game ends, else reusing what the last check found for
+        the parts the events since left as they were."""
+        if self.full_checks:
+            return invariants.failures(self.tables, state, invariants.Memo())
+        stage = invariants.stage_of(state)
+        if self._memo.stage != stage:
+            self._memo = invariants.Memo(stage)
         return invariants.failures(self.tables, state, self._memo)

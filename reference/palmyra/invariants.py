@@ -58,10 +58,13 @@ class Memo:
     """What the last check found, kept by one engine (never shared between rule sets).
 
     States are immutable and most events leave the stacks and the board as they were, so
-    when the very same objects come back the earlier answer still holds.
+    when the very same objects come back the earlier answer still holds. A memo serves one
+    stage of the game (``stage_of``); a fresh one checks everything in full.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, stage: str = "") -> None:
+        self.stage = stage
+        """The stage of the game (``stage_of``) this memo serves: a new one starts empty."""
         self.stacks: (
             tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], list[str]] | None
         ) = None
@@ -71,6 +74,14 @@ class Memo:
         self.tiles: tuple[tuple[object, ...], list[str]] | None = None
         """(the tile holders last counted: expected counts, board, each player's supply and
         face-down tiles; what the count found)."""
+
+
+def stage_of(state: State) -> str:
+    """The phase of play, or "over": the memo starts empty, so everything is checked in full,
+    when the game ends (and when play leaves or reaches the setup draws). Every round would
+    be stricter, at about a tenth of the engine's time; the test suite checks every state
+    in full (``full_checks``)."""
+    return OVER if state.phase == OVER else SETUP if state.phase == SETUP else TURN
 
 
 def _outside_stacks(cfg: Config, state: State, memo: Memo) -> tuple[dict[str, int], list[str]]:

@@ -30,7 +30,7 @@ PIECES = (LEGION, CENSOR)
 _nonneg = v.ge(0)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class PlayerState:
     """One player's holdings and pieces.
 
@@ -46,7 +46,7 @@ class PlayerState:
     censor: str = CENTRE
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Draw:
     """A tile the given player must draw from the named stack ('large' or 'small')."""
 
@@ -54,7 +54,7 @@ class Draw:
     size: str = attrs.field(validator=v.in_(("large", "small")))
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Action:
     """The action in progress this turn (``kind`` '' between turns).
 
@@ -80,7 +80,7 @@ NO_ACTION = Action()
 """No action in progress (between turns, and once the game is over); frozen, so shared."""
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     """A Palmyra position.
 

@@ -14,7 +14,7 @@ from reference.core.ruleset import Handler, RuleSet
 from reference.core.trace import Recorder
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
-from reference.pillars.flow import Ctx, make_ctx, over_limit
+from reference.pillars.flow import Ctx, make_ctx, over_own_limit
 from reference.pillars.invariants import invariant_failures, unknown_cards
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
@@ -107,7 +107,7 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
 
     def pending(self, state: State) -> tuple[str, ...]:
         """Every player whose decision is due (independent decisions: any order)."""
-        return legal.pending(self.tables, state)
+        return legal.pending(self.tables, state, self.to_act(state))
 
     def why_to_act(self, state: State, player: str) -> str:
         """Why ``player`` is asked now, with the rule id."""
@@ -115,9 +115,11 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
 
     def before_event(self, state: State, event: Event) -> None:
         """PIL-CRAFT-01: a player over the craftsman limit discards before anything else;
-        to_act names them whatever the stage, so nothing but the discard is accepted."""
-        over = over_limit(self.tables, state)
-        if over is not None and not isinstance(event, ev.DiscardCraftsman):
+        to_act names them whatever the stage, so nothing but the discard is accepted: a player
+        is over the limit exactly when the player to act is (over_limit's first, in turn
+        order)."""
+        over = self.to_act(state)
+        if over_own_limit(self.tables, state, over) and not isinstance(event, ev.DiscardCraftsman):
             raise RuleViolation(
                 "PIL-CRAFT-01", f"{over} holds more craftsmen than allowed and must discard first"
             )

@@ -195,6 +195,16 @@ def over_limit(ctx: Ctx, state: State) -> str | None:
     return None
 
 
+def over_own_limit(ctx: Ctx, state: State, name: str) -> bool:
+    """Whether player ``name`` (CHANCE or a name that is no player: no) holds more
+    craftsmen than allowed (PIL-CRAFT-01)."""
+    p = state.players.get(name)
+    if p is None:
+        return False
+    n = len(p.craftsmen)
+    return n > ctx.t.craftsman_limit and n > craftsman_limit(ctx, p)
+
+
 def all_over_limit(ctx: Ctx, state: State) -> tuple[str, ...]:
     """Every player (turn order) holding more craftsmen than allowed (PIL-CRAFT-01): each
     owes a discard, and these discards may come in any order."""

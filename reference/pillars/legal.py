@@ -38,6 +38,7 @@ from reference.pillars.flow import (
     counted_resources,
     craftsman_limit,
     over_limit,
+    over_own_limit,
     usable,
 )
 from reference.pillars.rules_actions import (
@@ -81,17 +82,20 @@ INDEPENDENT_STAGES = frozenset({"thomas", "tax_exemption", "archbishop", "divisi
 decides: any queued player may act first (the queue is in turn order)."""
 
 
-def pending(ctx: Ctx, state: State) -> tuple[str, ...]:
+def pending(ctx: Ctx, state: State, actor: str | None = None) -> tuple[str, ...]:
     """Every player whose decision is due now, in turn order (``to_act`` is the first):
     all players over the craftsman limit (PIL-CRAFT-01), all players queued at an
-    independent stage, or else the one player (or CHANCE) to act."""
+    independent stage, or else the one player (or CHANCE) to act. ``actor`` is
+    ``to_act(ctx, state)`` when the caller has it already."""
+    if actor is None:
+        actor = to_act(ctx, state)
     if state.phase != "over":
-        over = all_over_limit(ctx, state)
-        if over:
-            return over
+        # Someone is over the limit exactly when to_act names a player over the limit.
+        if over_own_limit(ctx, state, actor):
+            return all_over_limit(ctx, state)
         if state.stage in INDEPENDENT_STAGES:
             return state.queue
-    return (to_act(ctx, state),)
+    return (actor,)
 
 
 WHY_STAGE = {

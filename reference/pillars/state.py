@@ -41,7 +41,7 @@ Stage = Literal[
 """The step inside a phase awaiting an event (docs/games/pillars.md)."""
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class PlayerState:
     """One player's holdings and per-round marks."""
 
@@ -87,7 +87,7 @@ class PlayerState:
         return self.available_workers() - self.workers_placed
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     """The whole position between two events (its counts are checked by the invariants)."""
 

@@ -41,6 +41,34 @@ def test_evolve_copies_and_validates_changed_fields() -> None:
         evolve(purse, silver=1)
 
 
+@attrs.frozen(slots=False)
+class Pouch:
+    """A state-like class whose fields live in a __dict__ (copied whole by evolve)."""
+
+    gold: int = attrs.field(validator=_non_negative)
+    cards: tuple[str, ...]
+    marks: dict[str, int]
+
+
+def test_evolve_copies_a_dict_class_whole_and_validates_only_changed_fields() -> None:
+    pouch = Pouch(3, ("a",), {"x": 1})
+    richer = evolve(pouch, gold=5)
+    assert richer == Pouch(5, ("a",), {"x": 1}) and pouch == Pouch(3, ("a",), {"x": 1})
+    assert richer.cards is pouch.cards and richer.marks is pouch.marks  # shared, not copied
+    assert vars(richer) is not vars(pouch)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        richer.gold = 1  # type: ignore[misc]
+    with pytest.raises(ValueError, match="gold is negative"):
+        evolve(pouch, gold=-1)
+    with pytest.raises(TypeError, match="silver"):
+        evolve(pouch, silver=1)
+    assert vars(evolve(pouch, marks={})) == {"gold": 3, "cards": ("a",), "marks": {}}
+    # An unchanged field is not validated again: a value that got in before stays.
+    odd = object.__new__(Pouch)
+    object.__setattr__(odd, "__dict__", {"gold": -2, "cards": (), "marks": {}})
+    assert evolve(odd, cards=("b",)).gold == -2
+
+
 def test_paths_read_fields_keys_and_indexes() -> None:
     table = Table({"red": Purse(4, ("x", "y"))}, ("k", "q"))
     assert paths.read(table, "players.red.gold") == 4
