@@ -6,8 +6,8 @@ going through the API costs a one-log ``validate`` no import the bare replay doe
 from __future__ import annotations
 
 import ast
-import re
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
