@@ -4,9 +4,8 @@ Exit codes: 0 all good; 1 a log or scenario failed; 2 usage error (bad option, m
 file); 3 internal error in rules-oracle (our bug, never the user's).
 """
 
-from __future__ import annotations
-
 import sys
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -288,8 +287,8 @@ def _check_inputs(names: list[str], listed: str | None, jobs: int, dask: str | N
 
 
 def _paged(
-    verdicts: Iterable[Verdict], pages: _ReplayPages | None, strict: bool
-) -> Iterator[Verdict]:
+    verdicts: Iterable["Verdict"], pages: _ReplayPages | None, strict: bool
+) -> Iterator["Verdict"]:
     """The verdicts; with ``--html`` a replay page is written for each failing one."""
     for verdict in verdicts:
         if pages is not None and verdict.fails(strict) and Path(verdict.log).is_file():
@@ -297,7 +296,7 @@ def _paged(
         yield verdict
 
 
-def _report_verdicts(verdicts: Iterator[Verdict], report: ValidateReport) -> None:
+def _report_verdicts(verdicts: Iterator["Verdict"], report: "ValidateReport") -> None:
     """Write the report as the verdicts arrive (a long run is never held in memory)."""
     for chunk in report.chunks(verdicts):
         sys.stdout.write(chunk)
