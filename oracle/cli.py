@@ -4,36 +4,20 @@ Exit codes: 0 all good; 1 a log or scenario failed; 2 usage error (bad option, m
 file); 3 internal error in rules-oracle (our bug, never the user's).
 """
 
-from __future__ import annotations
-
-import difflib
-import importlib.util
-import json
 import sys
-import time
-import traceback
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
-from functools import partial
-from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from oracle.games import GameCache
-from reference.core.datafile import load_profile_file
-from reference.core.errors import BadOptions
-from reference.core.game import player_names_ok
-from reference.registry import game_names, make_game
+from rules_oracle import game_names
 
 if TYPE_CHECKING:  # imported where used: a command imports only what it needs (fast start)
-    from oracle.replay import Verdict
-    from oracle.report import JunitCase
-    from oracle.scenarios import ScenarioResult
-    from reference.core.catalogue import Catalogue, Rule
-    from reference.core.game import Game
+    from collections.abc import Iterable, Iterator
+
+    from rules_oracle import ValidateReport, Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -102,67 +86,17 @@ def _profile(path: Path | None, game: str | None = None) -> dict[str, Any]:
     game named, at least one game), else a usage error (exit 2) naming the file."""
     if path is None:
         return {}
+    from rules_oracle import BadOptions, check_profile, load_profile
+
     try:
-        extra = load_profile_file(path)
+        extra = load_profile(path)
     except BadOptions as exc:
         _usage(exc.message)
-    from oracle.play import PLAYER_NAMES
-
-    names = [game] if game else list(game_names())
-    knowing = [n for n in names if set(extra) <= set(make_game(n, {}).data.entries)]
-    if not knowing:
-        keys = ", ".join(sorted(extra))
-        where = game or "any one game"
-        _usage(f"--profile {path}: data keys not all of {where}: {keys[:500]}")
-    refusals = []
-    for name in knowing:
-        try:
-            rules = make_game(name, {"profile": extra})
-            rules.new_game(PLAYER_NAMES[: rules.min_players])  # set-up checks run here too
-        except BadOptions as exc:
-            refusals.append(f"{name}: {exc.message}")
-            continue
-        return extra
-    _usage(f"--profile {path}: " + "; ".join(refusals))
-
-
-UNRENDERABLE = "unrenderable"
-"""The count, beside the verdict kinds, of verdicts the report could not render (our bug)."""
-
-
-def _name(item: Verdict | ScenarioResult) -> str:
-    """The file a verdict or scenario result is about."""
-    return str(getattr(item, "log", None) or getattr(item, "path", "?"))
-
-
-def _text_failed(item: Verdict | ScenarioResult, exc: Exception) -> str:
-    from oracle.report import text_safe, unrenderable
-
-    return f"{text_safe(_name(item))}: {unrenderable(_name(item), exc)}"
-
-
-def _json_failed(item: Verdict | ScenarioResult, exc: Exception) -> dict[str, str]:
-    from oracle.report import json_safe, unrenderable
-
-    return {
-        "file": json_safe(_name(item)),
-        "status": "internal_error",
-        "message": unrenderable(_name(item), exc),
-    }
-
-
-def _rendered(
-    render: Callable[[Verdict], Any],
-    failed: Callable[[Verdict, Exception], Any],
-    verdict: Verdict,
-    counts: Counter[str],
-) -> Any:
-    """``render(verdict)``; if that fails (our bug), ``failed`` says so and it is counted."""
     try:
-        return render(verdict)
-    except Exception as exc:  # noqa: BLE001 - reported as ours, never hidden, never fatal
-        counts[UNRENDERABLE] += 1
-        return failed(verdict, exc)
+        check_profile(extra, game)
+    except BadOptions as exc:
+        _usage(f"--profile {path}: {exc.message}")
+    return extra
 
 
 def _default_scenarios_dir() -> Path:
@@ -185,7 +119,7 @@ def play(
     ] = ClaimsMode.acting,
 ) -> None:
     """Write a seeded random legal game as a complete v1 log, with state claims."""
-    from oracle.play import PLAYER_NAMES, play_lines
+    from rules_oracle import BadOptions, play_log
 
     opts = _json_object("--options", options)
     extra = _profile(profile, game if game in game_names() else None)
@@ -194,17 +128,9 @@ def play(
         if not isinstance(embedded, dict):
             _usage("--options: profile must be an object of data keys to values")
         opts["profile"] = {**embedded, **extra}
-    names = PLAYER_NAMES[:players]
-    try:
-        rules = make_game(game, opts)
+    try:  # an unknown game or option, a player count, a profile refused at set-up
+        lines = play_log(game, players, seed=seed, options=opts, full=claims is ClaimsMode.full)
     except BadOptions as exc:
-        _usage(exc.message)
-    problem = player_names_ok(names, rules.min_players, rules.max_players)
-    if problem or players > len(PLAYER_NAMES):
-        _usage(problem or f"at most {len(PLAYER_NAMES)} players")
-    try:
-        lines = list(play_lines(rules, names, seed, opts, full=claims is ClaimsMode.full))
-    except BadOptions as exc:  # refused at set-up, e.g. a profile the players cannot use
         _usage(exc.message)
     text = "\n".join(lines) + "\n"
     if output is None:
@@ -218,14 +144,14 @@ def play(
 
 def _json_object(flag: str, text: str | None) -> dict[str, Any]:
     """A command-line JSON object (None gives {}); anything else is a usage error."""
-    from oracle.formats.log import NotJSON, strict_json
-
     if text is None:
         return {}
+    from rules_oracle import BadOptions, read_json
+
     try:
-        value = strict_json(text)
-    except NotJSON as exc:
-        _usage(f"{flag}: {exc.reason}")
+        value = read_json(text)
+    except BadOptions as exc:
+        _usage(f"{flag}: {exc.message}")
     if not isinstance(value, dict):
         _usage(f"{flag} must be a JSON object")
     return value
@@ -264,42 +190,38 @@ def validate(
     ] = False,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log, then the totals."""
-    from oracle import corpus
+    from rules_oracle import BadCorpus, ValidateReport, progress, validate_files
 
     if at is not None and at < 0:
         _usage("--at counts events from 0 (the setup)")
     names = [str(p) for p in logs or []]
     listed = None if from_list is None else str(from_list)
     _check_inputs(names, listed, jobs, dask)
-    settings = corpus.Settings(_profile(profile), _json_object("--options", options), at)
-    pages = _ReplayPages(html, GameCache(settings.profile, settings.options)) if html else None
-    found = _first_or_usage(corpus.log_paths(names, listed))
-    if dask is not None:
-        verdicts = corpus.run_dask(corpus.validate_batch, found, settings, dask)
-    else:
-        verdicts = corpus.run_local(corpus.validate_batch, found, settings, corpus.every_core(jobs))
-    counts: Counter[str] = Counter()
+    extra, opts = _profile(profile), _json_object("--options", options)
+    pages = _ReplayPages(html, extra, opts) if html else None
+    report = ValidateReport(fmt.value, at=at, strict=strict, quiet=quiet)
     try:
-        _report_verdicts(_paged(verdicts, pages, strict, counts), counts, fmt, at, strict, quiet)
-    except corpus.BadCorpus as exc:
+        verdicts = validate_files(
+            names, from_list=listed, profile=extra, options=opts, at=at, jobs=jobs, dask=dask
+        )
+        _report_verdicts(_paged(progress(verdicts, "logs"), pages, strict), report)
+    except BadCorpus as exc:
         _usage(str(exc))
-    # our bug: an internal-error verdict, or a verdict the report could not render
-    internal = counts["internal_error"] > 0 or counts[UNRENDERABLE] > 0
-    failed = any(counts[k] for k in ("malformed", "illegal", "divergent")) or (
-        strict and counts["incomplete"] > 0
-    )
-    raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
+    # 3: our bug (an internal-error verdict, or one the report could not render); 1: failed
+    raise typer.Exit(report.exit_code())
 
 
 class _ReplayPages:
     """``validate --html DIR``: one replay page per failing log, named after the log."""
 
-    def __init__(self, folder: Path, games: GameCache) -> None:
+    def __init__(self, folder: Path, profile: dict[str, Any], options: dict[str, Any]) -> None:
+        from rules_oracle import ReplayPages
+
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             _usage(f"cannot make {folder}: {exc.strerror or exc}")
-        self.folder, self.games, self.names = folder, games, set[str]()
+        self.folder, self.pages, self.names = folder, ReplayPages(profile, options), set[str]()
 
     def write(self, log: Path) -> None:
         name, n = log.stem, 1
@@ -307,9 +229,7 @@ class _ReplayPages:
             n += 1
             name = f"{log.stem}-{n}"
         self.names.add(name)
-        from oracle.html import log_page
-
-        _write_page(log_page(log, self.games)[0], self.folder / f"{name}.html")
+        _write_page(self.pages.log_page(log)[0], self.folder / f"{name}.html")
 
 
 def _write_page(page: str, output: Path) -> None:
@@ -327,19 +247,18 @@ def replay(
 ) -> None:
     """Write a self-contained HTML page that steps through a log or scenario, board drawn,
     with the verdict highlighted at its event. Exit code as validate / scenarios."""
-    from oracle.html import log_page, scenario_page
-    from oracle.report import scenario_text, verdict_text
+    from rules_oracle import ReplayPages, describe
 
     if not source.is_file():
         _usage(f"no such file: {source}")
-    games = GameCache(_profile(profile))
+    pages = ReplayPages(_profile(profile))
     if source.suffix in (".yaml", ".yml"):
-        page, result = scenario_page(source, games)
-        typer.echo(scenario_text(result))
+        page, result = pages.scenario_page(source)
+        typer.echo(describe(result))
         internal, failed = result.status == "internal_error", result.status != "pass"
     else:
-        page, verdict = log_page(source, games)
-        typer.echo(verdict_text(verdict))
+        page, verdict = pages.log_page(source)
+        typer.echo(describe(verdict))
         internal, failed = verdict.kind == "internal_error", verdict.fails()
     _write_page(page, output)
     raise typer.Exit(EXIT_INTERNAL if internal else EXIT_FAILED if failed else EXIT_OK)
@@ -360,95 +279,27 @@ def _check_inputs(names: list[str], listed: str | None, jobs: int, dask: str | N
     for name in [*names, *([listed] if listed and listed != "-" else [])]:
         if name != "-" and not Path(name).exists():
             _usage(f"no such file or folder: {name}")
-    if dask is not None and importlib.util.find_spec("distributed") is None:
-        _usage("--dask needs Dask: pip install 'rules-oracle[dask]'")
+    if dask is not None:
+        from importlib.util import find_spec
 
-
-def _first_or_usage(found: Iterator[str]) -> Iterator[str]:
-    """The names found, after making sure there is at least one."""
-    from oracle.corpus import BadCorpus
-
-    try:
-        first = next(found, None)
-    except BadCorpus as exc:
-        _usage(str(exc))
-    if first is None:
-        _usage("no log files found (a folder is searched for *.jsonl and *.jsonl.gz)")
-    return chain([first], found)
+        if find_spec("distributed") is None:
+            _usage("--dask needs Dask: pip install 'rules-oracle[dask]'")
 
 
 def _paged(
-    verdicts: Iterable[Verdict], pages: _ReplayPages | None, strict: bool, counts: Counter[str]
-) -> Iterator[Verdict]:
-    """The verdicts, counted; with ``--html`` a replay page is written for each failing one."""
-    for verdict in _counted(verdicts, counts):
+    verdicts: Iterable["Verdict"], pages: _ReplayPages | None, strict: bool
+) -> Iterator["Verdict"]:
+    """The verdicts; with ``--html`` a replay page is written for each failing one."""
+    for verdict in verdicts:
         if pages is not None and verdict.fails(strict) and Path(verdict.log).is_file():
             pages.write(Path(verdict.log))
         yield verdict
 
 
-def _counted(verdicts: Iterable[Verdict], counts: Counter[str]) -> Iterator[Verdict]:
-    """The verdicts, counted by kind as they pass (with a progress bar on a terminal)."""
-    from oracle.progress import ProgressBar
-
-    with ProgressBar("logs") as bar:
-        for verdict in bar.watch(verdicts):
-            counts[verdict.kind] += 1
-            yield verdict
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(text)
-
-
-def _report_verdicts(
-    verdicts: Iterator[Verdict],
-    counts: Counter[str],
-    fmt: Format,
-    at: int | None,
-    strict: bool,
-    quiet: bool,
-) -> None:
+def _report_verdicts(verdicts: Iterator["Verdict"], report: "ValidateReport") -> None:
     """Write the report as the verdicts arrive (a long run is never held in memory)."""
-    from oracle import report
-
-    if fmt is Format.json:
-        items = (_rendered(report.verdict_json, _json_failed, v, counts) for v in verdicts)
-        for chunk in report.validate_report_chunks(items, counts, strict):
-            _out(chunk)
-        _out("\n")
-        return
-    if fmt is Format.junit:
-        started = time.monotonic()
-        cases = (_case(report.verdict_case(v, strict), v, counts) for v in verdicts)
-        clock = lambda: time.monotonic() - started  # noqa: E731
-        for chunk in report.junit_chunks("rules-oracle validate", cases, clock):
-            _out(chunk)
-        _out("\n")
-        return
-    noted: set[tuple[str | None, tuple[str, ...]]] = set()
-    for verdict in verdicts:
-        if quiet and not verdict.fails(strict):
-            continue
-        # The placeholder data in force is noted once per run (per game and data).
-        key = (verdict.game, verdict.placeholders)
-        render = partial(report.verdict_text, placeholders_noted=key in noted)
-        text = _rendered(render, _text_failed, verdict, counts)
-        _out(text + "\n")
-        if verdict.kind not in ("illegal", "malformed"):
-            noted.add(key)
-        if at is not None and verdict.state_at is not None:
-            _out(json.dumps(verdict.state_at, indent=1) + "\n")
-        elif at is not None and verdict.kind != "malformed":
-            _out(f"  (the log has fewer than {at} events that replayed)\n")
-    _out(report.totals_text(counts) + "\n")
-
-
-def _case(case: JunitCase, verdict: Verdict, counts: Counter[str]) -> JunitCase:
-    """A verdict's JUnit case; one ``verdict_case`` could not render is counted as ours."""
-    if case[3] == "internal_error" and verdict.kind != "internal_error":
-        counts[UNRENDERABLE] += 1
-    return case
+    for chunk in report.chunks(verdicts):
+        sys.stdout.write(chunk)
 
 
 @app.command()
@@ -462,16 +313,10 @@ def scenarios(
     jobs: Jobs = 1,
 ) -> None:
     """Run scenario files: pass or fail each, with the reason."""
+    import time
+
     started = time.monotonic()
-    from oracle.corpus import every_core
-    from oracle.report import (
-        each_rendered,
-        scenario_json,
-        scenario_text,
-        scenarios_junit,
-        scenarios_report,
-    )
-    from oracle.scenarios import run_all
+    from rules_oracle import run_scenarios, scenarios_report
 
     if jobs < 0:
         _usage("--jobs counts worker processes (0: every core)")
@@ -485,56 +330,14 @@ def scenarios(
                 if paths
                 else "no scenarios/ folder here: run from the repository or name the files"
             )
-    results = run_all(targets, GameCache(_profile(profile, game)), game, jobs=every_core(jobs))
-    broken = 0
-    if fmt is Format.json:
-        items, broken = each_rendered(results, scenario_json, _json_failed)
-        typer.echo(json.dumps(scenarios_report(items), indent=1))
-    elif fmt is Format.junit:
-        _, broken = each_rendered(results, scenario_text, _text_failed)  # the cases' text
-        typer.echo(scenarios_junit(results, time.monotonic() - started))
-    else:
-        lines, broken = each_rendered(results, scenario_text, _text_failed)
-        for line in lines:
-            typer.echo(line)
-        passed = sum(r.status == "pass" for r in results)
-        typer.echo(f"{passed} passed, {len(results) - passed} failed")
+    results = run_scenarios(targets, game=game, profile=_profile(profile, game), jobs=jobs)
+    text, broken = scenarios_report(results, fmt.value, time.monotonic() - started)
+    typer.echo(text)
     if broken or any(r.status == "internal_error" for r in results):
         raise typer.Exit(EXIT_INTERNAL)
     if not results:
         _usage("no scenario files found")
     raise typer.Exit(EXIT_OK if all(r.status == "pass" for r in results) else EXIT_FAILED)
-
-
-def _catalogues(game_filter: str | None = None) -> list[tuple[Catalogue, Game | None]]:
-    from oracle.rulebook import core_catalogue
-
-    names = [game_filter] if game_filter else list(game_names())
-    found: list[tuple[Catalogue, Game | None]] = []
-    for name in names:
-        try:
-            rules = make_game(name, {})
-        except BadOptions as exc:
-            _usage(exc.message)
-        found.append((rules.catalogue, rules))
-    if game_filter is None:
-        found.append((core_catalogue(), None))
-    return found
-
-
-def _citing(folders: list[Path]) -> dict[str, list[str]]:
-    """Rule id -> ids of the scenarios that cite it (unreadable files are skipped)."""
-    from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
-
-    cites: dict[str, list[str]] = {}
-    for path in scenario_files(folders):
-        try:
-            sc = load_scenario(path).scenario
-        except BadScenario:
-            continue
-        for rule_id in sc.rules:
-            cites.setdefault(rule_id, []).append(sc.id)
-    return cites
 
 
 @app.command()
@@ -549,22 +352,24 @@ def explain(
     scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
 ) -> None:
     """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
-    known: list[str] = []
-    for catalogue, rules in _catalogues():
-        known += catalogue.ids()
-        rule = catalogue.get(rule_id) or catalogue.get(rule_id.upper())
-        if rule is not None:
-            typer.echo(_explain_text(rule, rules, catalogue.game))
-            folders = _scenario_folders(paths, scenarios_dir)
-            if folders is None:
-                typer.echo("scenarios: no scenarios folder here (name the files or folders)")
-                raise typer.Exit(EXIT_OK)
-            cited = _citing(folders).get(rule.id, [])
-            typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
+    from rules_oracle import citing_scenarios, explain_name, explain_rule, similar_rule_ids
+
+    found = explain_rule(rule_id)
+    if found is not None:
+        rule, text = found
+        typer.echo(text)
+        folders = _scenario_folders(paths, scenarios_dir)
+        if folders is None:
+            typer.echo("scenarios: no scenarios folder here (name the files or folders)")
             raise typer.Exit(EXIT_OK)
-    if _explain_name(rule_id):
+        cited = citing_scenarios(folders).get(rule.id, [])
+        typer.echo("scenarios: " + (", ".join(cited) if cited else "none cites this rule"))
         raise typer.Exit(EXIT_OK)
-    close = difflib.get_close_matches(rule_id.upper(), known, n=3, cutoff=0.6)
+    named = explain_name(rule_id)
+    if named is not None:
+        typer.echo(named)
+        raise typer.Exit(EXIT_OK)
+    close = similar_rule_ids(rule_id)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     _usage(f"no rule {rule_id!r} in any catalogue, and no alias or aliased name{hint}")
 
@@ -580,62 +385,6 @@ def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> l
     return [folder] if folder.is_dir() else None
 
 
-def _explain_name(word: str) -> bool:
-    """Print what another name means (``Wollmesse``), or one of our ids' other names
-    (``wool_fair``); False when ``word`` is neither."""
-    from oracle.rulebook import alias_text, game_aliases, rules_naming
-    from reference.core.aliases import aliases_of, named
-
-    found = False
-    for catalogue, rules in _catalogues():
-        if rules is None:
-            continue
-        aliases = game_aliases(rules)
-        for alias in named(aliases, word):
-            typer.echo(alias_text(alias, catalogue.game))
-            naming = rules_naming(catalogue, alias.means)
-            if naming:
-                typer.echo(f"  rules naming {alias.means}: {', '.join(naming)}")
-            found = True
-        others = aliases_of(aliases, word)
-        if others:
-            typer.echo(f"{word} ({catalogue.game}): other names (not accepted in logs):")
-            for alias in others:
-                typer.echo(f"  - {alias.alias} ({alias.language}; {alias.source})")
-            found = True
-    return found
-
-
-def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
-    out = [f"{rule.id} ({game}): {rule.title}", f"status: {rule.status}", rule.statement]
-    out.append("sources:")
-    out += [f"  - {s.ref}" + (f": {s.note}" if s.note else "") for s in rule.sources]
-    if rule.data and rules is not None:
-        out.append("data:")
-        for key in rule.data:
-            entry = rules.data.entries.get(key)
-            if entry is None:
-                out.append(f"  - {key}: (missing from the data files)")
-            else:
-                out.append(
-                    f"  - {key} = {json.dumps(entry.value)} [{entry.status}: {entry.source}]"
-                )
-    if rule.status == "placeholder":
-        out.append("NOTE: this rule is a placeholder: nobody has confirmed it.")
-    if rule.dispute is not None:
-        out.append("dispute:")
-        out += [f"  - {c.source}: {c.claim}" for c in rule.dispute.claims]
-        out.append(f"resolution: {rule.dispute.resolution}")
-        if rule.dispute.option:
-            from reference.core.options import option_values
-
-            found = option_values(rules.options, rule.dispute.option) if rules else ()
-            values = [v if isinstance(v, str) else json.dumps(v) for v in found]
-            shown = f" (values: {', '.join(values)}; default {values[0]})" if values else ""
-            out.append(f"option: {rule.dispute.option}{shown}")
-    return "\n".join(out)
-
-
 @app.command()
 def coverage(
     paths: Annotated[
@@ -647,17 +396,17 @@ def coverage(
     fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
 ) -> None:
     """Which scenarios cite each rule, and the rules none cites."""
+    from rules_oracle import coverage as cited_by
+
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
     folders = _scenario_folders(paths, scenarios_dir)
     if folders is None:
         _usage("no scenarios folder here: name the scenario files or folders")
-    cites = _citing(folders)
-    report: dict[str, Any] = {}
-    for catalogue, _ in _catalogues(game):
-        rows = {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}
-        report[catalogue.game] = rows
+    report = cited_by(folders, game)
     if fmt is PlainFormat.json:
+        import json
+
         typer.echo(json.dumps(report, indent=1))
         raise typer.Exit(EXIT_OK)
     for name, rows in report.items():
@@ -676,7 +425,7 @@ def serve(
     seed: Annotated[int, typer.Option(help="Seed of the 'next' op's random choices.")] = 0,
 ) -> None:
     """Our engines behind the engine protocol v1 (JSON Lines on stdin/stdout)."""
-    from oracle.serve import serve as serve_session
+    from rules_oracle import serve as serve_session
 
     unknown = [g for g in game if g not in game_names()]
     if unknown:
@@ -738,6 +487,8 @@ def main() -> None:
     try:
         app()
     except Exception as exc:  # noqa: BLE001 - the last guard: report as ours, never the user's
+        import traceback
+
         where = traceback.extract_tb(exc.__traceback__)[-1]
         typer.echo(
             f"rules-oracle: internal error, please report: {type(exc).__name__}: {exc} "

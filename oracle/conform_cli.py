@@ -9,11 +9,20 @@ from typing import NoReturn
 
 import typer
 
-from oracle.baseline import BadBaseline, apply_baseline, baseline_text, load_baseline
-from oracle.conform import PARTS, Conformance, Report, Settings
-from oracle.conform_report import report_json, report_junit, report_text
-from oracle.games import GameCache
-from reference.core.errors import BadOptions
+from rules_oracle import BadOptions, load
+from rules_oracle.conformance import (
+    PARTS,
+    BadBaseline,
+    Conformance,
+    Report,
+    Settings,
+    apply_baseline,
+    baseline_text,
+    load_baseline,
+    report_json,
+    report_junit,
+    report_text,
+)
 
 
 def run_conform(
@@ -35,7 +44,7 @@ def run_conform(
 ) -> int:
     """Run conform; the exit code (0 passed, 1 failed). Usage errors go through ``usage``."""
     try:
-        rules = GameCache().get(game, {})
+        rules = load(game)
     except BadOptions as exc:
         usage(exc.message)
     if players is not None and not rules.min_players <= players <= rules.max_players:

@@ -12,51 +12,156 @@ checks of your own logs and scenarios against the reference engines.
 
 Everything importable from ``rules_oracle`` is public and stable; the ``oracle`` and
 ``reference`` packages are private and change without notice. See docs/api.md.
+
+A name is imported from its module when it is first used (PEP 562), so ``import
+rules_oracle`` costs next to nothing and a command pays only for what it uses.
 """
 
 from __future__ import annotations
 
-from importlib import metadata
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from oracle.replay import Divergence, Verdict
-from oracle.scenarios import ScenarioResult
-from reference.core.catalogue import Rule
-from reference.core.game import CHANCE, Result
-from reference.registry import game_names
-from rules_oracle._check import (
-    SCENARIOS_DIR,
-    SCHEMAS,
-    SCHEMAS_DIR,
-    run_scenarios,
-    schema,
-    validate_events,
-    validate_log,
-)
-from rules_oracle._errors import (
-    BadOptions,
-    Error,
-    Illegal,
-    InternalError,
-    Malformed,
-    UnknownPath,
-    UsageError,
-)
-from rules_oracle._position import Position, Rules, load
+if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr__`` below)
+    from oracle.play import PLAYER_NAMES
+    from oracle.replay import Divergence, Verdict
+    from oracle.scenarios import ScenarioResult
+    from reference.core.catalogue import Rule
+    from reference.core.game import CHANCE, Result
+    from reference.registry import game_names
+    from rules_oracle._check import (
+        SCENARIOS_DIR,
+        SCHEMAS,
+        SCHEMAS_DIR,
+        run_scenarios,
+        schema,
+        validate_events,
+        validate_log,
+    )
+    from rules_oracle._corpus import BadCorpus, validate_files
+    from rules_oracle._errors import (
+        BadOptions,
+        Error,
+        Illegal,
+        InternalError,
+        Malformed,
+        UnknownPath,
+        UsageError,
+    )
+    from rules_oracle._position import Position, Rules, load
+    from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
+    from rules_oracle._tools import (
+        ReplayPages,
+        check_profile,
+        citing_scenarios,
+        coverage,
+        explain_name,
+        explain_rule,
+        load_profile,
+        play_log,
+        read_json,
+        serve,
+        similar_rule_ids,
+    )
 
-try:
-    __version__ = metadata.version("rules-oracle")
-except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
+    GAMES: tuple[str, ...]
+    __version__: str
 
-GAMES: tuple[str, ...] = game_names()
-"""Every game rules-oracle knows, by the name logs use."""
+_HOMES = {
+    "Divergence": "oracle.replay",
+    "Verdict": "oracle.replay",
+    "ScenarioResult": "oracle.scenarios",
+    "Rule": "reference.core.catalogue",
+    "CHANCE": "reference.core.game",
+    "PLAYER_NAMES": "oracle.play",
+    "game_names": "reference.registry",
+    "Result": "reference.core.game",
+    **dict.fromkeys(
+        (
+            "SCENARIOS_DIR",
+            "SCHEMAS",
+            "SCHEMAS_DIR",
+            "run_scenarios",
+            "schema",
+            "validate_events",
+            "validate_log",
+        ),
+        "rules_oracle._check",
+    ),
+    **dict.fromkeys(("BadCorpus", "validate_files"), "rules_oracle._corpus"),
+    **dict.fromkeys(
+        (
+            "BadOptions",
+            "Error",
+            "Illegal",
+            "InternalError",
+            "Malformed",
+            "UnknownPath",
+            "UsageError",
+        ),
+        "rules_oracle._errors",
+    ),
+    **dict.fromkeys(("Position", "Rules", "load"), "rules_oracle._position"),
+    **dict.fromkeys(
+        ("ValidateReport", "describe", "progress", "scenarios_report"), "rules_oracle._reports"
+    ),
+    **dict.fromkeys(
+        (
+            "ReplayPages",
+            "check_profile",
+            "citing_scenarios",
+            "coverage",
+            "explain_name",
+            "explain_rule",
+            "load_profile",
+            "play_log",
+            "read_json",
+            "serve",
+            "similar_rule_ids",
+        ),
+        "rules_oracle._tools",
+    ),
+}
+"""Each public name, by the module that defines it."""
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("rules-oracle")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "0.0.0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use and kept."""
+    if name == "__version__":
+        value: Any = _version()
+    elif name == "GAMES":  # every game rules-oracle knows, by the name logs use
+        from reference.registry import game_names as _game_names
+
+        value = _game_names()
+    elif name in _HOMES:
+        value = getattr(import_module(_HOMES[name]), name)
+    else:
+        raise AttributeError(f"module 'rules_oracle' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "CHANCE",
     "GAMES",
+    "PLAYER_NAMES",
     "SCENARIOS_DIR",
     "SCHEMAS",
     "SCHEMAS_DIR",
+    "BadCorpus",
     "BadOptions",
     "Divergence",
     "Error",
@@ -64,17 +169,34 @@ __all__ = [
     "InternalError",
     "Malformed",
     "Position",
+    "ReplayPages",
     "Result",
     "Rule",
     "Rules",
     "ScenarioResult",
     "UnknownPath",
     "UsageError",
+    "ValidateReport",
     "Verdict",
     "__version__",
+    "check_profile",
+    "citing_scenarios",
+    "coverage",
+    "describe",
+    "explain_name",
+    "explain_rule",
+    "game_names",
     "load",
+    "load_profile",
+    "play_log",
+    "progress",
+    "read_json",
     "run_scenarios",
+    "scenarios_report",
     "schema",
+    "serve",
+    "similar_rule_ids",
     "validate_events",
     "validate_log",
+    "validate_files",
 ]

@@ -87,10 +87,17 @@ def run_scenarios(
     *,
     game: str | None = None,
     profile: Mapping[str, Any] | None = None,
+    jobs: int = 1,
 ) -> list[ScenarioResult]:
-    """Run scenario files (folders are searched for ``*.yaml``); default: the bundled suite."""
+    """Run scenario files (folders are searched for ``*.yaml``); default: the bundled suite.
+
+    ``jobs`` worker processes share the files out (0: every core); the results are the
+    same, in the same order.
+    """
+    from oracle.corpus import every_core
+
     targets = [Path(p) for p in paths] if paths is not None else [SCENARIOS_DIR]
-    return run_all(targets, _games(profile), game)
+    return run_all(targets, _games(profile), game, jobs=every_core(jobs))
 
 
 def _games(

@@ -1,0 +1,248 @@
+"""Profiles, seeded play-outs, replay pages, rule explanations, scenario coverage, serving."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from reference.core.errors import BadOptions
+from reference.registry import game_names, make_game
+
+if TYPE_CHECKING:
+    from oracle.games import GameCache
+    from oracle.replay import Verdict
+    from oracle.scenarios import ScenarioResult
+    from reference.core.catalogue import Catalogue, Rule
+    from reference.core.game import Game
+
+__all__ = [
+    "ReplayPages",
+    "check_profile",
+    "citing_scenarios",
+    "coverage",
+    "explain_name",
+    "explain_rule",
+    "load_profile",
+    "play_log",
+    "read_json",
+    "serve",
+    "similar_rule_ids",
+]
+
+
+def read_json(text: str) -> Any:
+    """JSON text as data, strictly (no NaN, no duplicate keys, bounded depth).
+    Raises ``BadOptions`` saying what is wrong."""
+    from oracle.formats.log import NotJSON, strict_json
+
+    try:
+        return strict_json(text)
+    except NotJSON as exc:
+        raise BadOptions(exc.reason) from exc
+
+
+def load_profile(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A data profile from a YAML or JSON file: data keys to values. Raises ``BadOptions``
+    naming the file when it is unreadable or not such a mapping (see ``check_profile``)."""
+    from reference.core.datafile import load_profile_file
+
+    return load_profile_file(Path(path))
+
+
+def check_profile(profile: Mapping[str, Any], game: str | None = None) -> None:
+    """Raise ``BadOptions`` unless ``profile`` fits ``game`` (with no game named: at least
+    one game) and that game can be set up with it."""
+    from oracle.play import PLAYER_NAMES
+
+    names = [game] if game else list(game_names())
+    knowing = [n for n in names if set(profile) <= set(make_game(n, {}).data.entries)]
+    if not knowing:
+        keys = ", ".join(sorted(profile))
+        raise BadOptions(f"data keys not all of {game or 'any one game'}: {keys[:500]}")
+    refusals = []
+    for name in knowing:
+        try:
+            rules = make_game(name, {"profile": dict(profile)})
+            rules.new_game(PLAYER_NAMES[: rules.min_players])  # set-up checks run here too
+        except BadOptions as exc:
+            refusals.append(f"{name}: {exc.message}")
+            continue
+        return
+    raise BadOptions("; ".join(refusals))
+
+
+def play_log(
+    game: str,
+    players: int,
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    full: bool = False,
+) -> list[str]:
+    """The lines of a complete v1 log of a seeded random legal game, with state claims
+    after each event: the actor's plain values, or with ``full`` every state path.
+
+    Players are named from ``PLAYER_NAMES`` in seat order. Raises ``BadOptions`` for an
+    unknown game, options, or a player count the game does not take.
+    """
+    from oracle.play import PLAYER_NAMES, play_lines
+    from reference.core.game import player_names_ok
+
+    opts = dict(options or {})
+    names = PLAYER_NAMES[:players]
+    rules = make_game(game, opts)
+    problem = player_names_ok(names, rules.min_players, rules.max_players)
+    if problem or players > len(PLAYER_NAMES):
+        raise BadOptions(problem or f"at most {len(PLAYER_NAMES)} players")
+    return list(play_lines(rules, names, seed, opts, full=full))
+
+
+class ReplayPages:
+    """Self-contained HTML pages that step through a log or a scenario, board drawn, with
+    the verdict highlighted at its event. Rule sets are made once and kept for every page.
+
+    ``profile`` replaces data values (in the games it is about); ``options`` override each
+    log header's own.
+    """
+
+    def __init__(
+        self, profile: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None
+    ) -> None:
+        from oracle.games import GameCache
+
+        self._games: GameCache = GameCache(profile, options)
+
+    def log_page(self, path: str | os.PathLike[str]) -> tuple[str, Verdict]:
+        """The page of a log file, and the log's verdict."""
+        from oracle.html import log_page
+
+        return log_page(Path(path), self._games)
+
+    def scenario_page(self, path: str | os.PathLike[str]) -> tuple[str, ScenarioResult]:
+        """The page of a scenario file, and the scenario's result."""
+        from oracle.html import scenario_page
+
+        return scenario_page(Path(path), self._games)
+
+
+def _catalogues(game: str | None = None) -> list[tuple[Catalogue, Game | None]]:
+    """Each game's catalogue with its rules (or only ``game``'s), then the shared one."""
+    from oracle.rulebook import core_catalogue
+
+    found: list[tuple[Catalogue, Game | None]] = []
+    for name in [game] if game else list(game_names()):
+        rules = make_game(name, {})
+        found.append((rules.catalogue, rules))
+    if game is None:
+        found.append((core_catalogue(), None))
+    return found
+
+
+def explain_rule(rule_id: str) -> tuple[Rule, str] | None:
+    """The rule with this id in any catalogue (any case), with what it says: statement,
+    status, sources, data in force, dispute and resolution. None when there is none."""
+    for catalogue, rules in _catalogues():
+        rule = catalogue.get(rule_id) or catalogue.get(rule_id.upper())
+        if rule is not None:
+            return rule, _explain_text(rule, rules, catalogue.game)
+    return None
+
+
+def similar_rule_ids(word: str) -> list[str]:
+    """Up to three rule ids of any catalogue close to ``word`` (a likely misspelling)."""
+    import difflib
+
+    known = [rule_id for catalogue, _ in _catalogues() for rule_id in catalogue.ids()]
+    return difflib.get_close_matches(word.upper(), known, n=3, cutoff=0.6)
+
+
+def explain_name(word: str) -> str | None:
+    """What another implementation's name means (``Wollmesse``), or the other names of one
+    of ours (``wool_fair``), in every game; None when ``word`` is neither."""
+    from oracle.rulebook import alias_text, game_aliases, rules_naming
+    from reference.core.aliases import aliases_of, named
+
+    out: list[str] = []
+    for catalogue, rules in _catalogues():
+        if rules is None:
+            continue
+        aliases = game_aliases(rules)
+        for alias in named(aliases, word):
+            out.append(alias_text(alias, catalogue.game))
+            naming = rules_naming(catalogue, alias.means)
+            if naming:
+                out.append(f"  rules naming {alias.means}: {', '.join(naming)}")
+        others = aliases_of(aliases, word)
+        if others:
+            out.append(f"{word} ({catalogue.game}): other names (not accepted in logs):")
+            out += [f"  - {a.alias} ({a.language}; {a.source})" for a in others]
+    return "\n".join(out) if out else None
+
+
+def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
+    out = [f"{rule.id} ({game}): {rule.title}", f"status: {rule.status}", rule.statement]
+    out.append("sources:")
+    out += [f"  - {s.ref}" + (f": {s.note}" if s.note else "") for s in rule.sources]
+    if rule.data and rules is not None:
+        out.append("data:")
+        for key in rule.data:
+            entry = rules.data.entries.get(key)
+            if entry is None:
+                out.append(f"  - {key}: (missing from the data files)")
+            else:
+                out.append(
+                    f"  - {key} = {json.dumps(entry.value)} [{entry.status}: {entry.source}]"
+                )
+    if rule.status == "placeholder":
+        out.append("NOTE: this rule is a placeholder: nobody has confirmed it.")
+    if rule.dispute is not None:
+        out.append("dispute:")
+        out += [f"  - {c.source}: {c.claim}" for c in rule.dispute.claims]
+        out.append(f"resolution: {rule.dispute.resolution}")
+        if rule.dispute.option:
+            from reference.core.options import option_values
+
+            found = option_values(rules.options, rule.dispute.option) if rules else ()
+            values = [v if isinstance(v, str) else json.dumps(v) for v in found]
+            shown = f" (values: {', '.join(values)}; default {values[0]})" if values else ""
+            out.append(f"option: {rule.dispute.option}{shown}")
+    return "\n".join(out)
+
+
+def citing_scenarios(paths: Iterable[str | os.PathLike[str]]) -> dict[str, list[str]]:
+    """Rule id -> ids of the scenarios (files, or folders searched for ``*.yaml``) that
+    cite it; files that cannot be read as scenarios are skipped."""
+    from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
+
+    cites: dict[str, list[str]] = {}
+    for path in scenario_files([Path(p) for p in paths]):
+        try:
+            sc = load_scenario(path).scenario
+        except BadScenario:
+            continue
+        for rule_id in sc.rules:
+            cites.setdefault(rule_id, []).append(sc.id)
+    return cites
+
+
+def coverage(
+    paths: Iterable[str | os.PathLike[str]], game: str | None = None
+) -> dict[str, dict[str, list[str]]]:
+    """Catalogue (each game's, then ``core``) -> rule id -> the scenarios citing it, in
+    catalogue order; with ``game``, only that game's catalogue."""
+    cites = citing_scenarios(paths)
+    return {
+        catalogue.game: {rule.id: cites.get(rule.id, []) for rule in catalogue.rules}
+        for catalogue, _ in _catalogues(game)
+    }
+
+
+def serve(games: Iterable[str], seed: int, stdin: IO[bytes], stdout: IO[str]) -> int:
+    """Our engines for ``games`` behind the engine protocol v1 (JSON Lines, docs/protocol.md)
+    until ``stdin`` ends; the exit code (0: the session ended cleanly)."""
+    from oracle.serve import serve as serve_session
+
+    return serve_session(tuple(games), seed, stdin, stdout)
