@@ -48,8 +48,8 @@ def time_play(game: str, players: int, seed: int) -> tuple[float, float]:
 
 def time_conform(game: str, players: int, seed: int) -> tuple[float, float, float, int, int]:
     """Wall seconds of the whole run and of the play-out alone (after the engine said
-    hello), CPU seconds of both processes during the play-out (start-ups excluded),
-    requests, events."""
+    hello and both sides loaded the game), CPU seconds of both processes during the
+    play-out (start-ups excluded), requests, events."""
     settings = Settings(
         engine=f"{SERVE} {game}",
         game=game,
@@ -62,7 +62,11 @@ def time_conform(game: str, players: int, seed: int) -> tuple[float, float, floa
     started = time.perf_counter()
     if not run.connect():
         raise SystemExit(f"serve did not start: {run.report.findings[0].message}")
-    playout = time.perf_counter()
+    # Both sides load the game's rules once per run (a run plays many games), as (a) does
+    # before its clock starts: loaded here, so the play-out times play-outs only.
+    run.games.get(game, {})
+    run.remote.new_game(game, PLAYER_NAMES[:players], {})
+    playout, asked = time.perf_counter(), run.process.requests
     cpu = _cpu() + _engine_cpu(run)
     run.run_parts()
     done = time.perf_counter()
@@ -71,7 +75,8 @@ def time_conform(game: str, players: int, seed: int) -> tuple[float, float, floa
     report = run.report
     if not report.passed():
         raise SystemExit(f"conform found disagreements with serve: {report.findings[0].message}")
-    return done - started, done - playout, cpu, run.process.requests, report.counts.events
+    requests = run.process.requests - asked
+    return done - started, done - playout, cpu, requests, report.counts.events
 
 
 def _cpu() -> float:

@@ -184,6 +184,7 @@ class EngineProcess:
         self.last_request: dict[str, Any] | None = None
         self.requests = 0
         self._proc: subprocess.Popen[bytes] | None = None
+        self._sel: selectors.BaseSelector | None = None
         self._out = bytearray()
         self._err = bytearray()
 
@@ -200,44 +201,50 @@ class EngineProcess:
             )
         except OSError as exc:
             raise EngineFault("crash", f"cannot start {self.argv[0]}: {exc}", None) from exc
-        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            if stream is None:
-                raise EngineFault("crash", "no pipes to the engine", None)
+        stdin, stdout, stderr = self._proc.stdin, self._proc.stdout, self._proc.stderr
+        if stdin is None or stdout is None or stderr is None:
+            raise EngineFault("crash", "no pipes to the engine", None)
+        for stream in (stdin, stdout, stderr):
             os.set_blocking(stream.fileno(), False)
+        # One selector for the process's life: made per request it cost as much as the
+        # round-trip itself. stdin is watched only while a request is partly written.
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(stdout, selectors.EVENT_READ, "out")
+        self._sel.register(stderr, selectors.EVENT_READ, "err")
 
     @property
     def running(self) -> bool:
         """Whether the engine process is alive."""
         return self._proc is not None and self._proc.poll() is None
 
-    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one request; the engine's response, checked for shape. Raises EngineFault."""
+    def request(self, message: Mapping[str, Any], line: bytes | None = None) -> dict[str, Any]:
+        """Send one request; the engine's response, checked for shape. Raises EngineFault.
+        ``line`` is the request already encoded (with its newline), if the caller has it."""
         op = str(message.get("op"))
         self.last_request = dict(message)
         self.requests += 1
         if self._proc is None or self._proc.poll() is not None:
             raise self._fault("crash", "the engine is not running (it exited)")
-        line = self._exchange(json.dumps(message).encode() + b"\n")
+        raw = self._exchange(line if line is not None else encode_request(message))
         try:
-            response = decode_line(1, line)
+            response = decode_line(1, raw)
         except Malformed as exc:
-            raise self._fault("garbage", f"{exc.reason}: {_clip(line)}") from exc
+            raise self._fault("garbage", f"{exc.reason}: {_clip(raw)}") from exc
         problem = shape_problem(op, response)
         if problem:
-            raise self._fault("shape", f"{problem}: {_clip(line)}")
+            raise self._fault("shape", f"{problem}: {_clip(raw)}")
         return response
 
     def _exchange(self, data: bytes) -> bytes:
         """Write ``data`` and read one line back, all within the timeout."""
-        proc = self._proc
-        if proc is None or proc.stdin is None or proc.stdout is None or proc.stderr is None:
+        proc, sel = self._proc, self._sel
+        if proc is None or proc.stdin is None or sel is None:
             raise self._fault("crash", "the engine is not running")
         deadline = time.monotonic() + self.timeout
-        pending = memoryview(data)
-        with selectors.DefaultSelector() as sel:
-            sel.register(proc.stdout, selectors.EVENT_READ, "out")
-            sel.register(proc.stderr, selectors.EVENT_READ, "err")
+        pending = self._write(proc, memoryview(data))  # a request mostly fits the pipe
+        if pending:
             sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+        try:
             while True:
                 newline = self._out.find(b"\n")
                 if newline >= 0:
@@ -259,7 +266,10 @@ class EngineProcess:
                             code = self._wait_exit()
                             message = f"the engine exited (code {code}) without a response"
                             raise self._fault("crash", message)
-                        sel.unregister(proc.stderr)
+                        sel.unregister(key.fileobj)
+        finally:
+            if pending and self._sel is sel and proc.stdin in sel.get_map():
+                sel.unregister(proc.stdin)
 
     def _write(self, proc: subprocess.Popen[bytes], pending: memoryview) -> memoryview:
         """Write what the pipe takes now; the rest."""
@@ -327,6 +337,9 @@ class EngineProcess:
     def stop(self) -> None:
         """Stop the engine (politely if it is idle, else by force) and reap it."""
         proc, self._proc = self._proc, None
+        sel, self._sel = self._sel, None
+        if sel is not None:
+            sel.close()
         if proc is None:
             return
         for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -345,6 +358,11 @@ class EngineProcess:
             with contextlib.suppress(EngineFault):
                 self.request({"op": "bye"})
         self.stop()
+
+
+def encode_request(message: Mapping[str, Any]) -> bytes:
+    """One request as a line of JSON."""
+    return json.dumps(message).encode() + b"\n"
 
 
 def _clip(line: Any, size: int = 120) -> str:
@@ -370,6 +388,7 @@ class RemoteEngine:
         self.capabilities: frozenset[str] = frozenset()
         self._built: list[dict[str, Any]] = []
         self.started = time.monotonic()
+        self._state_request: tuple[tuple[str, ...], dict[str, Any], bytes] | None = None
 
     def hello(self) -> None:
         """Start the process and greet it. Raises EngineFault or EngineError."""
@@ -379,8 +398,8 @@ class RemoteEngine:
         self.games = tuple(r["games"])
         self.capabilities = frozenset(r["capabilities"]) & frozenset(CAPABILITIES)
 
-    def _ok(self, message: dict[str, Any]) -> dict[str, Any]:
-        response = self.process.request(message)
+    def _ok(self, message: dict[str, Any], line: bytes | None = None) -> dict[str, Any]:
+        response = self.process.request(message, line)
         if not response["ok"]:
             if response.get("illegal") is True:
                 raise EngineFault("shape", "'illegal' answers only apply", message)
@@ -421,7 +440,13 @@ class RemoteEngine:
         return str(r["to_act"]), bool(r["over"])
 
     def state(self, paths: list[str]) -> dict[str, Any]:
-        values: dict[str, Any] = self._ok({"op": "state", "paths": paths})["values"]
+        # A play-out asks the same paths after every event: the request is encoded once.
+        key = tuple(paths)
+        if self._state_request is None or self._state_request[0] != key:
+            message = {"op": "state", "paths": list(key)}
+            self._state_request = (key, message, encode_request(message))
+        _, message, line = self._state_request
+        values: dict[str, Any] = self._ok(message, line)["values"]
         return values
 
     def legal(self) -> list[dict[str, Any]]:

@@ -80,6 +80,8 @@ class LocalEngine:
     def state(self, paths: list[str]) -> dict[str, Any]:
         # Many paths (a whole position): one walk answers the leaves; others are read.
         found = self.leaves() if len(paths) > 16 else {}
+        if len(paths) == len(found) and paths == list(found):
+            return dict(found)  # every leaf, in walk order: a play-out's question
         values: dict[str, Any] = {}
         for path in paths:
             value = found[path] if path in found else self._read(path)

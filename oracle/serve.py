@@ -11,6 +11,7 @@ import json
 import sys
 import traceback
 from collections.abc import Callable
+from itertools import repeat
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,7 +22,7 @@ from oracle.refengine import NAME, LocalEngine
 
 def _string_list(request: dict[str, Any], key: str) -> list[str]:
     value = request.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))):
         raise EngineError(f"'{key}' must be a list of strings")
     return value
 
