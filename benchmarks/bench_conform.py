@@ -27,6 +27,7 @@ from pathlib import Path
 
 from oracle.conform import Conformance, Settings
 from oracle.play import PLAYER_NAMES, choose
+from oracle.refengine import LocalEngine
 from reference.core.game import step
 from reference.registry import make_game
 
@@ -62,10 +63,15 @@ def time_conform(game: str, players: int, seed: int) -> tuple[float, float, floa
     started = time.perf_counter()
     if not run.connect():
         raise SystemExit(f"serve did not start: {run.report.findings[0].message}")
-    # Both sides load the game's rules once per run (a run plays many games), as (a) does
-    # before its clock starts: loaded here, so the play-out times play-outs only.
-    run.games.get(game, {})
+    # Once per process, not per play-out: both sides load the game's rules (as (a) does before
+    # its clock starts) and make their converters; done here with one position's questions,
+    # so the clock times the play-out alone.
+    ref = LocalEngine(games=run.games)
+    ref.new_game(game, PLAYER_NAMES[:players], {})
+    ref.leaves_json(), ref.legal_json()
     run.remote.new_game(game, PLAYER_NAMES[:players], {})
+    run.remote.state(list(ref.leaves()))
+    run.remote.legal()
     playout, asked = time.perf_counter(), run.process.requests
     cpu = _cpu() + _engine_cpu(run)
     run.run_parts()

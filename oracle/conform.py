@@ -484,7 +484,11 @@ class _Game:
 
     def compare_state(self) -> None:
         values = self.ref.leaves()
-        answered = self.remote.state(list(values))
+        line = _OK_VALUES + self.ref.leaves_json().encode() + b"}\n"
+        answered = self.remote.state_or_same(list(values), line)
+        if answered is None:  # the engine wrote our answer byte for byte: every value ours
+            self.counts.paths_compared += len(values)
+            return
         self.counts.paths_compared += len(answered)
         self.counts.paths_unanswered += len(values) - len(answered)
         if _same_json(values, answered):
@@ -500,9 +504,13 @@ class _Game:
                 self.stop("state", message, path=path, ours=value, theirs=theirs)
 
     def compare_legal(self) -> None:
-        listed_ours, listed_theirs = self.ref.legal(), self.remote.legal()
         self.counts.legal_sets += 1
-        if listed_ours == listed_theirs and json.dumps(listed_ours) == json.dumps(listed_theirs):
+        line = _OK_EVENTS + self.ref.legal_json().encode() + b"}\n"
+        answered = self.remote.legal_or_same(line)
+        if answered is None:  # our list, byte for byte: the same set
+            return
+        listed_ours, listed_theirs = self.ref.legal(), answered
+        if listed_ours == listed_theirs and self.ref.legal_json() == json.dumps(listed_theirs):
             return  # the same list in the same order: the same set, compared at C speed
         ours = {canonical(e): e for e in listed_ours}
         theirs = {canonical(e): e for e in listed_theirs}
@@ -588,6 +596,12 @@ class _Game:
             self.stop("result", message, ours=list(ours), theirs=[scores, winners])
         if probe_after_end and self.events:
             self.send_probe(self.events[-1])
+
+
+_OK_VALUES = b'{"ok": true, "values": '
+_OK_EVENTS = b'{"ok": true, "events": '
+"""How ``serve`` begins its answers to ``state`` and ``legal`` (json.dumps of the response):
+an engine that writes our answer in these very bytes needs no decoding and no comparison."""
 
 
 def _same_json(ours: dict[str, Any], answered: dict[str, Any]) -> bool:

@@ -20,6 +20,11 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --garbage           answer an event with a line that is not JSON
   --never-end         never say the game is over
   --bad-next          answer ``next`` with an event that is no event of the game
+  --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
+                      not in JSON)
+
+Not a bug: ``--compact`` writes JSON without spaces (rules-oracle's own ``serve`` writes
+``json.dumps``'s spaces; any spacing is the same answer).
 """
 
 from __future__ import annotations
@@ -49,6 +54,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--garbage", action="store_true")
     p.add_argument("--never-end", action="store_true")
     p.add_argument("--bad-next", action="store_true")
+    p.add_argument("--flags-as-numbers", action="store_true")
+    p.add_argument("--compact", action="store_true", help="JSON without spaces (not a bug)")
     p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
     return p.parse_args(argv)
 
@@ -92,6 +99,8 @@ class Adapter:
             lie = self.args.lie
             if lie in values and self.buggy():
                 values[lie] = _wrong(values[lie])
+            if self.args.flags_as_numbers and self.buggy():
+                values = {p: int(v) if isinstance(v, bool) else v for p, v in values.items()}
             return {"ok": True, "values": values}
         if op == "legal":
             events = self.engine.legal()
@@ -149,7 +158,9 @@ def _wrong(value: Any) -> Any:
 
 
 def main() -> None:
-    adapter = Adapter(parse_args(sys.argv[1:]))
+    args = parse_args(sys.argv[1:])
+    adapter = Adapter(args)
+    separators = (",", ":") if args.compact else None
     for line in sys.stdin:
         try:
             request = json.loads(line)
@@ -160,7 +171,9 @@ def main() -> None:
             response = {"ok": False, "error": exc.message}
         except (KeyError, TypeError, ValueError) as exc:
             response = {"ok": False, "error": f"bad request: {exc}"}
-        sys.stdout.write(response if isinstance(response, str) else json.dumps(response))
+        if not isinstance(response, str):
+            response = json.dumps(response, separators=separators)
+        sys.stdout.write(response)
         sys.stdout.write("\n")
         sys.stdout.flush()
         if isinstance(request, dict) and request.get("op") == "bye":
