@@ -251,7 +251,7 @@ class Conformance:
         if finding is None:
             return
         finding = attrs.evolve(finding, game_no=k, seed=seed)
-        if s.shrink and finding.kind != "hang" and finding.part in ("playout", "probes"):
+        if s.shrink and finding.part in ("playout", "probes"):
             from oracle.shrink import shrink_finding
 
             finding = shrink_finding(self, finding)
@@ -304,7 +304,7 @@ class Conformance:
         common: dict[str, Any] = {
             "event_index": len(events) if game is not None else None,
             "events": events,
-            "choices": tuple(game.choices) if game is not None else (),
+            "choices": game.tried() if game is not None else (),
             "players": game.players if game is not None else (),
             "stderr": stderr,
         }
@@ -408,7 +408,14 @@ class _Game:
         self.part = part
         self.events: list[dict[str, Any]] = []
         self.choices: list[int] = []
+        self.pending: int | None = None
+        """The choice being sent: a fault while the engine applies it is replayed with it."""
         self.counts = run.report.counts
+
+    def tried(self) -> tuple[int, ...]:
+        """The choices played, and the one being sent if the engine has not answered it."""
+        pending = () if self.pending is None else (self.pending,)
+        return (*self.choices, *pending)
 
     def stop(self, kind: str, message: str, part: str | None = None, **more: Any) -> NoReturn:
         """End the game with a hard finding."""
@@ -420,7 +427,7 @@ class _Game:
                 players=self.players,
                 event_index=len(self.events),
                 events=tuple(self.events),
-                choices=tuple(self.choices),
+                choices=self.tried(),
                 request=self.run.process.last_request,
                 stderr=tuple(self.run.process.stderr_tail),
                 **more,
@@ -435,10 +442,12 @@ class _Game:
         """Send our ``choice`` (an index into our legal list) to both engines."""
         legal = self.ref.legal()
         event = legal[choice % len(legal)]
+        self.pending = choice % len(legal)
         refused = self.remote.apply(event)
         if refused is not None:
             message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
             self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
+        self.pending = None
         if self.ref.apply(event) is not None:
             raise RuntimeError("our engine refused its own legal event")
         self.events.append(event)

@@ -17,8 +17,10 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --other-rule        refuse illegal events naming another rule id
   --crash             exit at once when an event arrives
   --hang              stop answering when an event arrives
+  --hang-on TYPE      stop answering when an event of this type arrives
   --garbage           answer an event with a line that is not JSON
   --never-end         never say the game is over
+  --wrong-result      give the first player one point more in ``result``
   --bad-next          answer ``next`` with an event that is no event of the game
   --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
                       not in JSON)
@@ -51,8 +53,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--other-rule", action="store_true")
     p.add_argument("--crash", action="store_true")
     p.add_argument("--hang", action="store_true")
+    p.add_argument("--hang-on", metavar="TYPE")
     p.add_argument("--garbage", action="store_true")
     p.add_argument("--never-end", action="store_true")
+    p.add_argument("--wrong-result", action="store_true")
     p.add_argument("--bad-next", action="store_true")
     p.add_argument("--flags-as-numbers", action="store_true")
     p.add_argument("--compact", action="store_true", help="JSON without spaces (not a bug)")
@@ -109,6 +113,9 @@ class Adapter:
             return {"ok": True, "events": events}
         if op == "result":
             scores, winners = self.engine.result()
+            if self.args.wrong_result and self.buggy() and scores:
+                first = next(iter(scores))
+                scores[first] = _wrong(scores[first])
             return {"ok": True, "scores": scores, "winners": winners}
         if op == "set_state":
             self.engine.set_state(request["values"])
@@ -128,7 +135,7 @@ class Adapter:
         if self.buggy():
             if args.crash:
                 sys.exit(70)
-            if args.hang:
+            if args.hang or args.hang_on and event.get("type") == args.hang_on:
                 time.sleep(3600)
             if args.garbage:
                 return "this is not JSON"
