@@ -500,7 +500,7 @@ class _Game:
             return
         self.counts.paths_compared += len(answered)
         self.counts.paths_unanswered += len(values) - len(answered)
-        if _same_json(values, answered):
+        if _same_json(values, answered, self.ref.leaves_json()):
             return  # the common case, compared at C speed
         for path, value in values.items():
             if path not in answered:
@@ -613,13 +613,16 @@ _OK_EVENTS = b'{"ok": true, "events": '
 an engine that writes our answer in these very bytes needs no decoding and no comparison."""
 
 
-def _same_json(ours: dict[str, Any], answered: dict[str, Any]) -> bool:
+def _same_json(ours: dict[str, Any], answered: dict[str, Any], written: str | None = None) -> bool:
     """Whether every answered value is exactly ours: equal, and written the same in JSON
-    (so ``true`` is never taken for ``1``). False sends the caller to the path-by-path
-    comparison, which finds the first difference."""
+    (so ``true`` is never taken for ``1``). ``written`` is ``json.dumps(ours)`` if the caller
+    keeps it. False sends the caller to the path-by-path comparison, which finds the first
+    difference."""
     if len(answered) != len(ours) or ours != answered:
         return False
-    return json.dumps(list(ours.values())) == json.dumps([answered[p] for p in ours])
+    if written is None:
+        written = json.dumps(ours)
+    return json.dumps({path: answered[path] for path in ours}) == written
 
 
 def _actor(to_act: tuple[str, bool]) -> str:

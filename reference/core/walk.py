@@ -49,11 +49,6 @@ def _segment_ok(key: Any) -> bool:
     return type(key) is str and "." not in key and key != ""
 
 
-def leaves_json(found: dict[str, Any]) -> str:
-    """``json.dumps(found)``, the text ``LeafCache.walk`` keeps (for tests and the uncached)."""
-    return json.dumps(found)
-
-
 _PLAIN, _MAPPING, _OBJECT, _OTHER = range(4)
 """How the walk treats a value, by its type: a plain leaf (its own JSON form), a mapping or
 an attrs object (walked into), anything else (a leaf in its JSON form, e.g. a tuple)."""
