@@ -100,7 +100,7 @@ MAX_HANG_REPLAYS = 8
 timeout each (at least one). ddmin keeps a candidate only when it still hangs, and with the
 halves it tries first one such replay can halve the prefix, so a handful goes a long way; the
 shrink of a hang then lasts at most ``--shrink-seconds`` plus one timeout (the replay started
-last) plus the replays that did not hang."""
+last) plus the replays that did not hang and the engine's restarts."""
 
 
 def hang_replays(timeout: float, budget: float) -> int:
