@@ -2,16 +2,21 @@
 
     python benchmarks/bench_conform.py                       # Pillars, 4 players
     python benchmarks/bench_conform.py --game milestones --players 3 --repeat 5
+    python benchmarks/bench_conform.py --engine "python examples/adapters/python/adapter.py \
+        --game pillars --compact"                            # answers in other bytes
 
-Times, in wall-clock seconds (two processes take part, so CPU time of one says little),
-best of ``--repeat``:
+Times, in wall-clock and CPU seconds of both processes, best of ``--repeat``:
   (a) play:       our own in-process play-out of the same seeded game (choose + step);
+  (a') play+log:  the same with its log lines made, as ``rules-oracle play`` does (event
+                  records with their claims, JSON-encoded; the file is not written);
   (b) round-trips: as many requests as the conform run sent, each a bare ``to_act`` to a
                   running ``serve``: the cost of the process boundary alone;
-  (c) conform:    ``conform --part playout --games 1`` against ``serve`` (every event sent,
-                  to_act, every leaf state path and the legal set compared after each).
-The target is (c) < 2 x ((a) + (b)). Nothing is asserted: speed is measured here, never
-in tests.
+  (c) conform:    ``conform --part playout --games 1`` against ``serve`` (or ``--engine``):
+                  every event sent, to_act, every leaf state path and the legal set compared
+                  after each; once per process, both sides first load the game and make their
+                  converters (as (a) loads the game before its clock starts).
+The target is (c) < 2 x ((a) + (b)); the ratio to (a') + (b) is printed too. Nothing is
+asserted: speed is measured here, never in tests.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ import time
 from pathlib import Path
 
 from oracle.conform import Conformance, Settings
-from oracle.play import PLAYER_NAMES, choose
+from oracle.play import PLAYER_NAMES, choose, play_lines
+from oracle.refengine import LocalEngine
 from reference.core.game import step
 from reference.registry import make_game
 
@@ -46,12 +52,24 @@ def time_play(game: str, players: int, seed: int) -> tuple[float, float]:
     return time.perf_counter() - started, _cpu() - cpu
 
 
-def time_conform(game: str, players: int, seed: int) -> tuple[float, float, float, int, int]:
+def time_play_log(game: str, players: int, seed: int) -> tuple[float, float]:
+    """Wall and CPU seconds of ``rules-oracle play``'s work for one game, its log lines made
+    but not written."""
+    rules = make_game(game, {})
+    started, cpu = time.perf_counter(), _cpu()
+    for _ in play_lines(rules, PLAYER_NAMES[:players], seed, {}):
+        pass
+    return time.perf_counter() - started, _cpu() - cpu
+
+
+def time_conform(
+    game: str, players: int, seed: int, engine: str
+) -> tuple[float, float, float, int, int]:
     """Wall seconds of the whole run and of the play-out alone (after the engine said
-    hello), CPU seconds of both processes during the play-out (start-ups excluded),
-    requests, events."""
+    hello and both sides loaded the game), CPU seconds of both processes during the
+    play-out (start-ups excluded), requests, events."""
     settings = Settings(
-        engine=f"{SERVE} {game}",
+        engine=engine,
         game=game,
         players=(players,),
         seed=seed,
@@ -62,7 +80,16 @@ def time_conform(game: str, players: int, seed: int) -> tuple[float, float, floa
     started = time.perf_counter()
     if not run.connect():
         raise SystemExit(f"serve did not start: {run.report.findings[0].message}")
-    playout = time.perf_counter()
+    # Once per process, not per play-out: both sides load the game's rules (as (a) does before
+    # its clock starts) and make their converters; done here with one position's questions,
+    # so the clock times the play-out alone.
+    ref = LocalEngine(games=run.games)
+    ref.new_game(game, PLAYER_NAMES[:players], {})
+    ref.leaves(), ref.legal()
+    run.remote.new_game(game, PLAYER_NAMES[:players], {})
+    run.remote.state(list(ref.leaves()))
+    run.remote.legal()
+    playout, asked = time.perf_counter(), run.process.requests
     cpu = _cpu() + _engine_cpu(run)
     run.run_parts()
     done = time.perf_counter()
@@ -71,7 +98,8 @@ def time_conform(game: str, players: int, seed: int) -> tuple[float, float, floa
     report = run.report
     if not report.passed():
         raise SystemExit(f"conform found disagreements with serve: {report.findings[0].message}")
-    return done - started, done - playout, cpu, run.process.requests, report.counts.events
+    requests = run.process.requests - asked
+    return done - started, done - playout, cpu, requests, report.counts.events
 
 
 def _cpu() -> float:
@@ -110,31 +138,35 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--engine", help="the engine command (default: our serve)")
     args = parser.parse_args()
-    plays, trips, wholes, playouts = [], [], [], []
+    engine = args.engine or f"{SERVE} {args.game}"
+    plays, logs, trips, wholes, playouts = [], [], [], [], []
     requests = events = 0
     for _ in range(args.repeat):
         plays.append(time_play(args.game, args.players, args.seed))
-        whole, playout, cpu, requests, events = time_conform(args.game, args.players, args.seed)
+        logs.append(time_play_log(args.game, args.players, args.seed))
+        timed = time_conform(args.game, args.players, args.seed, engine)
+        whole, playout, cpu, requests, events = timed
         wholes.append(whole)
         playouts.append((playout, cpu))
         trips.append(time_round_trips(args.game, requests))
-    play_cpu, trip_cpu, playout_cpu = (
-        min(t[1] for t in times) for times in (plays, trips, playouts)
-    )
-    play_wall, trip_wall, playout_wall = (
-        min(t[0] for t in times) for times in (plays, trips, playouts)
+    play, log, trip, conform = (
+        (min(t[0] for t in times), min(t[1] for t in times))
+        for times in (plays, logs, trips, playouts)
     )
     print(f"{args.game}, {args.players} players, seed {args.seed}: {events} events")
+    print(f"  engine: {engine}")
     print(f"  best of {args.repeat}                          wall s   CPU s (both processes)")
-    print(f"  play (in-process)                  {play_wall:7.3f} {play_cpu:7.3f}")
-    print(f"  round-trips ({requests:5d} bare requests) {trip_wall:7.3f} {trip_cpu:7.3f}")
-    print(f"  conform, the play-out              {playout_wall:7.3f} {playout_cpu:7.3f}")
-    print(f"  conform, whole (start-ups too)     {min(wholes):7.3f}")
-    wall_ratio = playout_wall / (play_wall + trip_wall)
-    cpu_ratio = playout_cpu / (play_cpu + trip_cpu)
-    print(f"  play-out / (play + round-trips): wall {wall_ratio:.2f}, CPU {cpu_ratio:.2f}")
-    print("  (target < 2; on a loaded machine the CPU ratio is the steadier one)")
+    print(f"  (a)  play (choose + step)          {play[0]:7.3f} {play[1]:7.3f}")
+    print(f"  (a') play with its log lines       {log[0]:7.3f} {log[1]:7.3f}")
+    print(f"  (b)  round-trips ({requests:5d} bare)    {trip[0]:7.3f} {trip[1]:7.3f}")
+    print(f"  (c)  conform, the play-out         {conform[0]:7.3f} {conform[1]:7.3f}")
+    print(f"       conform, whole (start-ups too) {min(wholes):7.3f}")
+    for name, floor in (("(a) + (b) ", play), ("(a') + (b)", log)):
+        wall, cpu = (conform[i] / (floor[i] + trip[i]) for i in (0, 1))
+        print(f"  (c) / {name}: wall {wall:.2f}, CPU {cpu:.2f}")
+    print("  (target (c) / ((a) + (b)) < 2; on a loaded machine the CPU ratio is the steadier)")
 
 
 if __name__ == "__main__":

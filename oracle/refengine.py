@@ -1,23 +1,26 @@
 """Our own engine behind the driver interface of oracle.protocol (in-process, no subprocess).
 
 Built on the public API (``rules_oracle``: Rules, Position); ``serve`` puts it behind the
-protocol, ``conform`` and the scenario runner drive it as the reference. The one use of
-the engines' internals left is the fuzzed-event generator of the negative probes
-(oracle.probes), which builds events from the game's event classes.
+protocol, ``conform`` and the scenario runner drive it as the reference. Two uses of the
+engines' internals are left: the fuzzed-event generator of the negative probes
+(oracle.probes), which builds events from the game's event classes, and the leaf walk, which
+reads a position's state objects so it can reuse the leaves of the parts that did not change
+(reference.core.walk.LeafCache; the same values as walking ``Position.to_json()``).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
 
-from oracle.formats.converter import structure_event, unstructure_event
+from oracle.formats.converter import structure_event, to_json, unstructure_event
 from oracle.games import GameCache
 from oracle.probes import Pool, candidates, remember
 from oracle.protocol import CAPABILITIES, EngineError, Refusal
 from reference.core.game import Game
-from reference.core.walk import leaves
+from reference.core.walk import LeafCache
 from rules_oracle import CHANCE, BadOptions, Illegal, Malformed, Position, Rules, UnknownPath
 
 NAME = "rules-oracle"
@@ -37,8 +40,10 @@ class LocalEngine:
         self.games = games or GameCache()
         self._game: Game | None = None
         self._position: Position | None = None
-        self._leaves: tuple[Position, dict[str, Any]] | None = None
+        self._leaves: tuple[Position, dict[str, Any], str] | None = None
+        self._walk = LeafCache(to_json)
         self._legal: tuple[Position, list[dict[str, Any]]] | None = None
+        self._legal_json: tuple[Position, str] | None = None
 
     @property
     def position(self) -> Position:
@@ -54,6 +59,7 @@ class LocalEngine:
         except BadOptions as exc:
             raise EngineError(exc.message) from exc
         self._game, self._position = rules, position
+        self._walk = LeafCache(to_json)  # nothing of another game's positions is reused
 
     def refusal(self, raw: Mapping[str, Any]) -> tuple[Refusal | None, Position | None]:
         """Whether ``raw`` applies here: (None, the next position) or (the refusal, None)."""
@@ -79,6 +85,8 @@ class LocalEngine:
 
     def state(self, paths: list[str]) -> dict[str, Any]:
         # Many paths (a whole position): one walk answers the leaves; others are read.
+        if self.asks_every_leaf(paths):
+            return dict(self.leaves())  # a play-out's question after every event
         found = self.leaves() if len(paths) > 16 else {}
         values: dict[str, Any] = {}
         for path in paths:
@@ -86,6 +94,13 @@ class LocalEngine:
             if value is not _MISSING:
                 values[path] = value
         return values
+
+    def asks_every_leaf(self, paths: Any) -> bool:
+        """Whether ``paths`` is every leaf path of the position, in walk order."""
+        if not isinstance(paths, list) or len(paths) <= 16:
+            return False
+        found = self.leaves()
+        return len(paths) == len(found) and paths == list(found)
 
     def _read(self, path: str) -> Any:
         try:
@@ -96,16 +111,31 @@ class LocalEngine:
     def leaves(self) -> dict[str, Any]:
         """Every leaf path of the position with its value (reference.core.walk); shared,
         do not change it."""
+        return self._walk_here()[1]
+
+    def leaves_json(self) -> str:
+        """``json.dumps(self.leaves())``, kept part by part from position to position."""
+        return self._walk_here()[2]
+
+    def _walk_here(self) -> tuple[Position, dict[str, Any], str]:
         position = self.position
         if self._leaves is None or self._leaves[0] is not position:
-            self._leaves = (position, leaves(position.to_json()))
-        return self._leaves[1]
+            found, text = self._walk.walk(position._state)  # noqa: SLF001
+            self._leaves = (position, found, text)
+        return self._leaves
 
     def legal(self) -> list[dict[str, Any]]:
         position = self.position
         if self._legal is None or self._legal[0] is not position:
             self._legal = (position, [] if position.is_over else position.legal())
         return list(self._legal[1])
+
+    def legal_json(self) -> str:
+        """``json.dumps(self.legal())``, once per position."""
+        position = self.position
+        if self._legal_json is None or self._legal_json[0] is not position:
+            self._legal_json = (position, json.dumps(self.legal()))
+        return self._legal_json[1]
 
     def result(self) -> tuple[dict[str, Any], list[Any]]:
         try:

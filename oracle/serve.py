@@ -11,6 +11,7 @@ import json
 import sys
 import traceback
 from collections.abc import Callable
+from itertools import repeat
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,7 +22,7 @@ from oracle.refengine import NAME, LocalEngine
 
 def _string_list(request: dict[str, Any], key: str) -> list[str]:
     value = request.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))):
         raise EngineError(f"'{key}' must be a list of strings")
     return value
 
@@ -96,6 +97,21 @@ class Session:
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "events": self.engine.legal()}
 
+    def respond(self, request: dict[str, Any]) -> str:
+        """The response to one decoded request as a line of JSON (without its newline):
+        ``json.dumps(self.handle(request))``. The two answers a play-out asks after every
+        event, every leaf and the legal events, are written from text the engine keeps
+        (part by part from position to position), not encoded afresh."""
+        op = request.get("op")
+        try:
+            if op == "state" and self.engine.asks_every_leaf(request.get("paths")):
+                return '{"ok": true, "values": ' + self.engine.leaves_json() + "}"
+            if op == "legal":
+                return '{"ok": true, "events": ' + self.engine.legal_json() + "}"
+        except EngineError:
+            pass  # no game yet: the ordinary answer says so
+        return json.dumps(self.handle(request))
+
     def result(self, request: dict[str, Any]) -> dict[str, Any]:
         scores, winners = self.engine.result()
         return {"ok": True, "scores": scores, "winners": winners}
@@ -117,6 +133,7 @@ def serve(games: tuple[str, ...], seed: int, stdin: IO[bytes], stdout: IO[str]) 
     session = Session(games, seed)
     internal = False
     number = 0
+    asked: tuple[bytes, dict[str, Any]] = (b"", {})  # a play-out repeats its state request
     while True:
         chunk = stdin.readline(MAX_LINE_BYTES + 1)
         if not chunk:
@@ -124,23 +141,36 @@ def serve(games: tuple[str, ...], seed: int, stdin: IO[bytes], stdout: IO[str]) 
         number += 1
         if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
             _drain(stdin)
-            response: dict[str, Any] = {"ok": False, "error": "request longer than 1000000 bytes"}
             request: dict[str, Any] = {}
+            text = json.dumps({"ok": False, "error": "request longer than 1000000 bytes"})
         else:
             try:
-                request = decode_line(number, chunk)
-                response = session.handle(request)
+                bare = _BARE.get(chunk)
+                if bare is not None:
+                    request = {"op": bare}
+                elif chunk == asked[0]:
+                    request = asked[1]
+                else:
+                    request = decode_line(number, chunk)
+                if request.get("op") == "state":
+                    asked = (chunk, request)
+                text = session.respond(request)
             except Malformed as exc:
-                request, response = {}, {"ok": False, "error": f"bad request: {exc.reason}"}
+                request = {}
+                text = json.dumps({"ok": False, "error": f"bad request: {exc.reason}"})
             except Exception as exc:  # noqa: BLE001 - our own bug, answered as ours
                 internal = True
-                response = {"ok": False, "error": _internal(exc)}
-                sys.stderr.write(response["error"] + "\n")
-                request = {}
-        stdout.write(json.dumps(response) + "\n")
+                error = _internal(exc)
+                sys.stderr.write(error + "\n")
+                request, text = {}, json.dumps({"ok": False, "error": error})
+        stdout.write(text + "\n")
         stdout.flush()
-        if request.get("op") == "bye" and response["ok"]:
+        if request.get("op") == "bye":
             return 3 if internal else 0
+
+
+_BARE = {(json.dumps({"op": op}) + "\n").encode(): op for op in ("to_act", "legal", "result")}
+"""Requests without arguments as ``conform`` writes them, known without decoding."""
 
 
 def _drain(stdin: IO[bytes]) -> None:

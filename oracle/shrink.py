@@ -9,8 +9,16 @@ replay stops at the first disagreement, so every kept candidate is also truncate
 Why not ``hypothesis.find``: it cannot start from the failing game we already hold, and a
 random search from scratch rarely reaches a disagreement that shows at event 300; ddmin
 starts from it, is deterministic, and needs no Hypothesis at run time. The number of replays
-is bounded by a time budget (``--shrink-seconds``); a hang is never shrunk (each replay
-would cost a timeout), nor a disagreement that shows only at the game's end.
+is bounded by a time budget (``--shrink-seconds``).
+
+Two kinds of finding need more than that:
+  hang    every replay that still hangs costs one whole timeout (a hang cannot be told from
+          a slow answer any sooner), so besides the budget at most ``hang_replays`` replays
+          may hang; replays that do not hang cost what a play-out costs;
+  at the end (``no_end``, ``result``, shown only once the game is over) a candidate is played
+          to the game's end: its choices, then the first legal event at every decision, and
+          it is given up as soon as it is no shorter than the shortest game that showed the
+          finding so far, so a kept candidate is always a shorter complete game.
 """
 
 from __future__ import annotations
@@ -28,15 +36,16 @@ if TYPE_CHECKING:
 Test = Callable[[list[int]], "Finding | None"]
 
 
-def ddmin(choices: list[int], test: Test, deadline: float) -> Finding | None:
-    """The smallest failing candidate found: its finding (None if nothing smaller failed)."""
+def ddmin(choices: list[int], test: Test, over: Callable[[], bool]) -> Finding | None:
+    """The smallest failing candidate found: its finding (None if nothing smaller failed).
+    ``over`` says when to stop trying (the budget is spent)."""
     best, found = list(choices), None
     n = 2
-    while best and time.monotonic() < deadline:
+    while best and not over():
         chunk = max(1, len(best) // n)
         improved = False
         for start in range(0, len(best), chunk):
-            if time.monotonic() >= deadline:
+            if over():
                 break
             finding = test(best[:start] + best[start + chunk :])
             if finding is not None:
@@ -60,29 +69,89 @@ def replay_chooser(choices: list[int]) -> Callable[[LocalEngine, int], int | Non
     return choose
 
 
+def completing_chooser(
+    choices: list[int], then: int, limit: int
+) -> Callable[[LocalEngine, int], int | None]:
+    """Plays ``choices`` in order, then ``legal[then % len(legal)]`` at every decision; stops
+    once ``limit`` events are played (the game is then not over: the candidate shows
+    nothing)."""
+
+    def choose(_: LocalEngine, index: int) -> int | None:
+        if index >= limit:
+            return None
+        return choices[index] if index < len(choices) else then
+
+    return choose
+
+
+COMPLETIONS = (-1, 0)
+"""How a candidate at the end is played on after its choices: the last legal event at every
+decision, or the first. Each is tried alone first (a whole game of it), and the shorter game
+that shows the finding is shrunk further with its completion: which one ends a game sooner
+depends on the game (Palmyra: the last, in half as many events as a random game;
+Milestones: the first)."""
+
+
 AT_THE_END = frozenset({"no_end", "result"})
-"""Kinds that show only once the game is over: a game's end comes no sooner by deleting
-choices, so they are not shrunk (each replay would play a whole game for nothing)."""
+"""Kinds that show only once the game is over: each candidate is played to the game's end."""
+
+MAX_HANG_REPLAYS = 8
+"""At most this many replays of a hang may hang, and no more than fit the time budget at one
+timeout each (at least one). ddmin keeps a candidate only when it still hangs, and with the
+halves it tries first one such replay can halve the prefix, so a handful goes a long way; the
+shrink of a hang then lasts at most ``--shrink-seconds`` plus one timeout (the replay started
+last) plus the replays that did not hang and the engine's restarts."""
+
+
+def hang_replays(timeout: float, budget: float) -> int:
+    """How many replays of a hang may hang within ``budget`` seconds."""
+    return max(1, min(MAX_HANG_REPLAYS, int(budget // timeout) if timeout > 0 else 1))
 
 
 def shrink_finding(run: Conformance, finding: Finding) -> Finding:
     """The finding reproduced on the shortest prefix found within the time budget."""
-    if finding.kind in AT_THE_END:
-        return attrs.evolve(finding, shrunk_from=len(finding.events))
     final_probe = (
         finding.probe if finding.kind in ("accepted_illegal", "changed_by_refusal") else None
     )
     players = finding.players
+    at_the_end = finding.kind in AT_THE_END
+    shortest = [len(finding.events)]  # the shortest complete game so far (at the end)
+    completion = [0]
+    hangs_left = [hang_replays(run.settings.timeout, run.settings.shrink_seconds)]
 
     def test(candidate: list[int]) -> Finding | None:
         run.report.counts.shrink_runs += 1
-        again = run.play(players, replay_chooser(candidate), None, None, None, final_probe)
-        return again if again is not None and finding.same_kind(again) else None
+        if at_the_end:
+            chooser = completing_chooser(candidate, completion[0], shortest[0] - 1)
+        else:
+            chooser = replay_chooser(candidate)
+        again = run.play(players, chooser, None, None, None, final_probe)
+        if again is not None and again.kind == "hang":
+            hangs_left[0] -= 1
+        if again is None or not finding.same_kind(again):
+            return None
+        shortest[0] = min(shortest[0], len(again.events))
+        return again
 
     deadline = time.monotonic() + run.settings.shrink_seconds
+
+    def over() -> bool:
+        return time.monotonic() >= deadline or hangs_left[0] <= 0
+
     counts = run.report.counts
     before = attrs.evolve(counts)
-    smaller = ddmin(list(finding.choices), test, deadline)
+    start, smaller = list(finding.choices), None
+    if at_the_end:
+        chosen = COMPLETIONS[-1]
+        for then in COMPLETIONS:
+            if over():
+                break
+            completion[0] = then
+            whole = test([])
+            if whole is not None:  # shorter than every game before it: the one to shrink
+                start, smaller, chosen = list(whole.choices), whole, then
+        completion[0] = chosen
+    smaller = ddmin(start, test, over) or smaller
     before.shrink_runs = counts.shrink_runs
     run.report.counts = before  # the replays are not part of the run's own counts
     if smaller is None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from oracle.cli import app
 from oracle.conform import Conformance, Finding, Report, Settings
+from oracle.refengine import LocalEngine
+from oracle.shrink import MAX_HANG_REPLAYS, hang_replays
 from tests.conform.conftest import adapter
 
 GAME = "palmyra"
@@ -114,10 +117,61 @@ def test_garbage_is_a_finding_not_our_crash() -> None:
     assert "this is not JSON" in f.message
 
 
-def test_an_engine_that_never_ends_is_caught_at_our_end() -> None:
+def complete_game(events: tuple[dict[str, Any], ...]) -> bool:
+    """Whether these events are a whole game on our engine: each legal, over after the last."""
+    ours = LocalEngine()
+    ours.new_game(GAME, ("red", "blue"), {})
+    for event in events:
+        if ours.to_act()[1] or ours.apply(event) is not None:
+            return False
+    return ours.to_act()[1]
+
+
+def test_an_engine_that_never_ends_is_caught_at_our_end_of_a_shorter_game() -> None:
     f = only(run("--never-end"))
-    assert f.kind == "no_end"
-    assert f.shrunk_from == len(f.events)  # the game's end cannot come sooner
+    assert (f.kind, f.event_index) == ("no_end", len(f.events))
+    assert f.shrunk_from is not None and len(f.events) < f.shrunk_from
+    assert complete_game(f.events)
+
+
+def test_a_wrong_result_is_caught_and_shrunk_to_a_shorter_game() -> None:
+    f = only(run("--wrong-result"))
+    assert f.kind == "result" and isinstance(f.ours, list) and isinstance(f.theirs, list)
+    (ours, _), (theirs, _) = f.ours, f.theirs
+    assert theirs["red"] == ours["red"] + 1 and theirs["blue"] == ours["blue"]
+    assert f.shrunk_from is not None and len(f.events) < f.shrunk_from
+    assert complete_game(f.events)
+
+
+def test_a_hang_that_depends_on_the_game_is_shrunk_within_a_bound() -> None:
+    timeout, budget = 1.0, 5.0
+    settings = Settings(
+        engine=adapter(GAME, "--hang-on", "conquer"),
+        game=GAME,
+        players=(2,),
+        games=1,
+        parts=("playout",),
+        timeout=timeout,
+        shrink_seconds=budget,
+    )
+    started = time.monotonic()
+    f = only(Conformance(settings).run())
+    elapsed = time.monotonic() - started
+    assert (f.kind, f.event_index) == ("hang", len(f.events))
+    assert f.request is not None and f.request["event"]["type"] == "conquer"
+    # the shrunk game reaches its first conquer sooner, and no conquer comes before it
+    assert f.shrunk_from is not None and len(f.events) < f.shrunk_from
+    assert all(e["type"] != "conquer" for e in f.events)
+    # the first hang, the budget, one timeout over it for the replay started last, and the
+    # replays that did not hang (fast): never one timeout per ddmin candidate
+    assert hang_replays(timeout, budget) == 5
+    assert elapsed < timeout + budget + timeout + 10
+
+
+def test_a_hang_may_hang_a_few_replays_only() -> None:
+    assert hang_replays(10.0, 60.0) == 6  # the defaults: six timeouts fit the budget
+    assert hang_replays(1.0, 60.0) == MAX_HANG_REPLAYS  # never more than the cap
+    assert hang_replays(30.0, 10.0) == 1  # at least one, however long the timeout
 
 
 def test_another_rule_id_is_soft_unless_strict() -> None:

@@ -17,9 +17,16 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --other-rule        refuse illegal events naming another rule id
   --crash             exit at once when an event arrives
   --hang              stop answering when an event arrives
+  --hang-on TYPE      stop answering when an event of this type arrives
   --garbage           answer an event with a line that is not JSON
   --never-end         never say the game is over
+  --wrong-result      give the first player one point more in ``result``
   --bad-next          answer ``next`` with an event that is no event of the game
+  --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
+                      not in JSON)
+
+Not a bug: ``--compact`` writes JSON without spaces (rules-oracle's own ``serve`` writes
+``json.dumps``'s spaces; any spacing is the same answer).
 """
 
 from __future__ import annotations
@@ -46,9 +53,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--other-rule", action="store_true")
     p.add_argument("--crash", action="store_true")
     p.add_argument("--hang", action="store_true")
+    p.add_argument("--hang-on", metavar="TYPE")
     p.add_argument("--garbage", action="store_true")
     p.add_argument("--never-end", action="store_true")
+    p.add_argument("--wrong-result", action="store_true")
     p.add_argument("--bad-next", action="store_true")
+    p.add_argument("--flags-as-numbers", action="store_true")
+    p.add_argument("--compact", action="store_true", help="JSON without spaces (not a bug)")
     p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
     return p.parse_args(argv)
 
@@ -92,6 +103,8 @@ class Adapter:
             lie = self.args.lie
             if lie in values and self.buggy():
                 values[lie] = _wrong(values[lie])
+            if self.args.flags_as_numbers and self.buggy():
+                values = {p: int(v) if isinstance(v, bool) else v for p, v in values.items()}
             return {"ok": True, "values": values}
         if op == "legal":
             events = self.engine.legal()
@@ -100,6 +113,9 @@ class Adapter:
             return {"ok": True, "events": events}
         if op == "result":
             scores, winners = self.engine.result()
+            if self.args.wrong_result and self.buggy() and scores:
+                first = next(iter(scores))
+                scores[first] = _wrong(scores[first])
             return {"ok": True, "scores": scores, "winners": winners}
         if op == "set_state":
             self.engine.set_state(request["values"])
@@ -119,7 +135,7 @@ class Adapter:
         if self.buggy():
             if args.crash:
                 sys.exit(70)
-            if args.hang:
+            if args.hang or args.hang_on and event.get("type") == args.hang_on:
                 time.sleep(3600)
             if args.garbage:
                 return "this is not JSON"
@@ -149,7 +165,9 @@ def _wrong(value: Any) -> Any:
 
 
 def main() -> None:
-    adapter = Adapter(parse_args(sys.argv[1:]))
+    args = parse_args(sys.argv[1:])
+    adapter = Adapter(args)
+    separators = (",", ":") if args.compact else None
     for line in sys.stdin:
         try:
             request = json.loads(line)
@@ -160,7 +178,9 @@ def main() -> None:
             response = {"ok": False, "error": exc.message}
         except (KeyError, TypeError, ValueError) as exc:
             response = {"ok": False, "error": f"bad request: {exc}"}
-        sys.stdout.write(response if isinstance(response, str) else json.dumps(response))
+        if not isinstance(response, str):
+            response = json.dumps(response, separators=separators)
+        sys.stdout.write(response)
         sys.stdout.write("\n")
         sys.stdout.flush()
         if isinstance(request, dict) and request.get("op") == "bye":
