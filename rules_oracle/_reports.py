@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     from oracle.scenarios import ScenarioResult
 
 __all__ = [
-    "FORMATS",
-    "UNRENDERABLE",
     "ValidateReport",
     "describe",
     "progress",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from importlib import metadata
 from pathlib import Path
@@ -206,3 +207,17 @@ def test_run_scenarios_on_files_and_the_bundled_suite() -> None:
         "pillars",
     )
     assert rules_oracle.SCENARIOS_DIR.is_dir()
+
+
+def test_the_lazy_name_table_matches_the_modules_and_the_public_list() -> None:
+    """The package lists each public name three times (``__all__``, the table that loads a
+    name on first use, the home module's own ``__all__``); the three must agree, or a name
+    is public but fails to load, or loads but is not listed."""
+    homes: dict[str, str] = vars(rules_oracle)["_HOMES"]
+    assert set(homes) | {"GAMES", "__version__"} == set(rules_oracle.__all__)
+    for module_name in {home for home in homes.values() if home.startswith("rules_oracle.")}:
+        module = importlib.import_module(module_name)
+        defined = {name for name, home in homes.items() if home == module_name}
+        assert all(hasattr(module, name) for name in defined), module_name
+        if hasattr(module, "__all__"):  # a module that lists its public names lists these
+            assert defined == set(module.__all__), module_name
