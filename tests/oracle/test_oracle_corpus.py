@@ -310,3 +310,25 @@ def test_one_job_collects_every_collect_every_files(monkeypatch: pytest.MonkeyPa
         gc.callbacks.remove(seen)
     assert done == [str(n) for n in range(25)]
     assert len(full) >= 3  # after 8, 16 and 24 files (the interpreter may add its own)
+
+
+def test_a_worker_collects_every_collect_every_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs N and Dask workers check their files through ``in_worker``: the same tidying."""
+    full: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    def work(names: list[str], settings: pipeline.Settings, games: GameCache) -> list[str]:
+        return names
+
+    monkeypatch.setattr(pipeline, "_WORKER_TIDY", pipeline.Tidy(every=8))
+    gc.callbacks.append(seen)
+    try:
+        for start in range(0, 24, 4):
+            names = [str(n) for n in range(start, start + 4)]
+            assert pipeline.in_worker(work, names, pipeline.Settings()) == names
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(full) >= 3  # after 8, 16 and 24 files (the interpreter may add its own)
