@@ -3,9 +3,11 @@ totals, --quiet, gzip, --from-list and standard input, streamed JSON and JUnit."
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import re
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from oracle import corpus as pipeline
 from oracle.cli import app
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
@@ -263,3 +266,69 @@ def test_streamed_junit_is_the_whole_tree(count: int) -> None:
     streamed = re.sub(r'timestamp="[^"]*"', 'timestamp="T"', streamed)
     streamed = re.sub(r'hostname="[^"]*"', 'hostname="H"', streamed)
     assert streamed == ET.tostring(root, encoding="unicode")
+
+
+def _free_tuples(capfd: pytest.CaptureFixture[str], size: int) -> int | None:
+    """How many tuples of ``size`` CPython's free list holds (None: not reported here)."""
+    capfd.readouterr()
+    sys._debugmallocstats()
+    found = re.search(rf"(\d+) free {size}-sized PyTupleObjects", capfd.readouterr().err)
+    return int(found.group(1)) if found else None
+
+
+def test_tidy_empties_the_free_lists_every_n_files(capfd: pytest.CaptureFixture[str]) -> None:
+    """The memory fix rests on this: a full collection empties the tuple free lists, which
+    the many tuples a replay frees fill up (and which nothing else empties)."""
+    tidy = pipeline.Tidy(every=3)
+    made = [tuple(range(n, n + 3)) for n in range(3000)]
+    del made
+    before = _free_tuples(capfd, 3)
+    if before is None:
+        pytest.skip("this Python does not report its free lists")
+    assert before > 1000
+    tidy.checked(2)
+    assert (_free_tuples(capfd, 3) or 0) > 1000  # not yet: 2 files of 3
+    tidy.checked(1)
+    assert (_free_tuples(capfd, 3) or 0) < 50  # a few taken and given back since
+
+
+def test_one_job_collects_every_collect_every_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    full: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    def work(names: list[str], settings: pipeline.Settings, games: GameCache) -> list[str]:
+        return names
+
+    monkeypatch.setattr(pipeline, "COLLECT_EVERY", 8)
+    gc.callbacks.append(seen)
+    try:
+        done = list(pipeline.run_local(work, (str(n) for n in range(25)), pipeline.Settings(), 1))
+    finally:
+        gc.callbacks.remove(seen)
+    assert done == [str(n) for n in range(25)]
+    assert len(full) >= 3  # after 8, 16 and 24 files (the interpreter may add its own)
+
+
+def test_a_worker_collects_every_collect_every_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs N and Dask workers check their files through ``in_worker``: the same tidying."""
+    full: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    def work(names: list[str], settings: pipeline.Settings, games: GameCache) -> list[str]:
+        return names
+
+    monkeypatch.setattr(pipeline, "_WORKER_TIDY", pipeline.Tidy(every=8))
+    gc.callbacks.append(seen)
+    try:
+        for start in range(0, 24, 4):
+            names = [str(n) for n in range(start, start + 4)]
+            assert pipeline.in_worker(work, names, pipeline.Settings()) == names
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(full) >= 3  # after 8, 16 and 24 files (the interpreter may add its own)
