@@ -296,6 +296,8 @@ class Conformance:
             return stop.finding
         except (EngineFault, EngineError) as exc:
             return self._fault_finding("playout", exc, game)
+        finally:
+            self.process.settle()  # the answers a stopped game sent for and did not read
         return None
 
     def _fault_finding(self, part: str, exc: Exception, game: _Game | None) -> Finding:
@@ -385,6 +387,8 @@ class Conformance:
         except (EngineFault, EngineError) as exc:
             finding = self._fault_finding("engine", exc, game)
             self.add(_with_files(self, attrs.evolve(finding, game_no=k)))
+        finally:
+            self.process.settle()
 
 
 class _Game:
@@ -439,21 +443,29 @@ class _Game:
         self.compare()
 
     def step(self, choice: int) -> None:
-        """Send our ``choice`` (an index into our legal list) to both engines."""
+        """Send our ``choice`` (an index into our legal list) to both engines.
+
+        Ours applies it first, so the questions about the position after it (to_act, every
+        leaf path, the legal events) go to the engine with the event, in one batch; the
+        answers are read in order, and a refusal of the event stops the game before any
+        answer about the position after it is looked at."""
         legal = self.ref.legal()
-        event = legal[choice % len(legal)]
-        self.pending = choice % len(legal)
-        refused = self.remote.apply(event)
+        index = choice % len(legal)
+        event = legal[index]
+        if self.ref.apply(event) is not None:
+            raise RuntimeError("our engine refused its own legal event")
+        self.pending = index
+        self.remote.ask_apply(event)
+        self.ask()
+        refused = self.remote.answer_apply()
         if refused is not None:
             message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
             self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
         self.pending = None
-        if self.ref.apply(event) is not None:
-            raise RuntimeError("our engine refused its own legal event")
         self.events.append(event)
-        self.choices.append(choice % len(legal))
+        self.choices.append(index)
         self.counts.events += 1
-        self.compare()
+        self.check()
 
     def engine_step(self) -> None:
         """Ask the engine for its own next event and validate it against ours."""
@@ -477,9 +489,30 @@ class _Game:
 
     def compare(self) -> None:
         """Compare the engine's position with ours: to_act, every leaf path, the legal set."""
+        self.ask()
+        self.check()
+
+    def ask(self) -> None:
+        """Send the questions ``check`` compares (to_act; with ``state`` every leaf path of
+        our position; with ``legal``, unless our game is over, the legal events) without
+        waiting for their answers."""
+        ref, remote = self.ref, self.remote
+        caps = remote.capabilities
+        remote.ask_to_act()
+        if "state" in caps:
+            remote.ask_state(list(ref.leaves()))
+        with_legal = "legal" in caps and not ref.to_act()[1]
+        if with_legal:
+            remote.ask_legal()
+        self.run.process.push()
+        if with_legal:
+            ref.legal_json()  # made while the engine answers (it is kept per position)
+
+    def check(self) -> None:
+        """Read the answers to ``ask``'s questions, in order, and compare each with ours."""
         ref, remote = self.ref, self.remote
         self.counts.positions += 1
-        ours, theirs = ref.to_act(), remote.to_act()
+        ours, theirs = ref.to_act(), remote.answer_to_act()
         if ours[1] and not theirs[1]:
             self.stop("no_end", "our game is over; the engine says it goes on", ours=ours[1])
         if ours != theirs and not (ours[1] and theirs[1]):
@@ -494,7 +527,7 @@ class _Game:
     def compare_state(self) -> None:
         values = self.ref.leaves()
         line = _OK_VALUES + self.ref.leaves_json().encode() + b"}\n"
-        answered = self.remote.state_or_same(list(values), line)
+        answered = self.remote.answer_state_or_same(line)
         if answered is None:  # the engine wrote our answer byte for byte: every value ours
             self.counts.paths_compared += len(values)
             return
@@ -515,7 +548,7 @@ class _Game:
     def compare_legal(self) -> None:
         self.counts.legal_sets += 1
         line = _OK_EVENTS + self.ref.legal_json().encode() + b"}\n"
-        answered = self.remote.legal_or_same(line)
+        answered = self.remote.answer_legal_or_same(line)
         if answered is None:  # our list, byte for byte: the same set
             return
         listed_ours, listed_theirs = self.ref.legal(), answered

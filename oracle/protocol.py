@@ -192,6 +192,14 @@ class EngineProcess:
         self._flat: dict[tuple[str, bytes], dict[str, Any]] = {}
         self._out = bytearray()
         self._err = bytearray()
+        self._owed: deque[tuple[dict[str, Any], int]] = deque()
+        """The requests sent whose answers are not read yet, oldest first, each with the
+        count of request bytes up to its end."""
+        self._unsent = bytearray()
+        self._queued = self._written = 0
+        self._broken: str | None = None
+        """Why the engine's stdin cannot be written any more (it closed it, or exited)."""
+        self._watching = False
 
     def start(self) -> None:
         """Start (or restart) the engine. Raises EngineFault if it cannot be started."""
@@ -235,12 +243,54 @@ class EngineProcess:
     ) -> dict[str, Any] | None:
         """As ``request``, but None when the response is byte for byte ``same`` (a response
         the caller expects, with its newline): nothing to decode, it means exactly that."""
-        op = str(message.get("op"))
-        self.last_request = dict(message)
-        self.requests += 1
-        if self._proc is None or self._proc.poll() is not None:
+        self.settle()  # answers owed to an earlier batch are never taken for this one's
+        self.send(message, line)
+        return self.receive(same)
+
+    def send(self, message: Mapping[str, Any], line: bytes | None = None) -> None:
+        """Queue one request without waiting for its answer (``receive`` reads the answers
+        in order; ``push`` or ``receive`` writes the queue). The protocol lets requests
+        arrive before earlier answers are read: one line each way, in the same order."""
+        request = dict(message)
+        if self._proc is None or not self._owed and self._proc.poll() is not None:
+            self.last_request = request
             raise self._fault("crash", "the engine is not running (it exited)")
-        raw = self._exchange(line if line is not None else encode_request(message))
+        self.requests += 1
+        data = line if line is not None else encode_request(message)
+        if self._broken is None:
+            self._unsent += data
+        self._queued += len(data)
+        self._owed.append((request, self._queued))
+
+    def push(self) -> None:
+        """Write what the pipe takes now of the queued requests (never waits)."""
+        proc = self._proc
+        if not self._unsent or proc is None or proc.stdin is None:
+            return
+        try:
+            sent = os.write(proc.stdin.fileno(), self._unsent)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            # An engine that exited or closed its stdin: the answers it owes show what
+            # happened (an exit with its code, or no answer), request by request.
+            self._broken = f"cannot write to the engine: {exc}"
+            self._unsent.clear()
+            return
+        self._written += sent
+        del self._unsent[:sent]
+
+    def receive(self, same: bytes | None = None) -> dict[str, Any] | None:
+        """The answer to the oldest request sent and not answered yet, checked for shape;
+        None when it is byte for byte ``same``. A fault names that request, and its
+        timeout runs from now (the engine answers in order: it has answered the ones
+        before)."""
+        if not self._owed:
+            raise RuntimeError("receive() with no request sent")  # our bug
+        message, end = self._owed.popleft()
+        self.last_request = message
+        op = str(message.get("op"))
+        raw = self._line(end)
         if raw == same:
             return None
         known = self._flat.get((op, raw)) if op in _FLAT_OPS else None
@@ -257,15 +307,27 @@ class EngineProcess:
             self._flat[(op, raw)] = dict(response)
         return response
 
-    def _exchange(self, data: bytes) -> bytes:
-        """Write ``data`` and read one line back, all within the timeout."""
+    def settle(self) -> None:
+        """Read and drop the answers still owed: a game that stopped at a finding before
+        reading every answer of a batch it sent. They are never compared (the sequential
+        run would not have sent those requests); an engine that fails to answer them is
+        stopped, to be started again for the next game."""
+        while self._owed:
+            message, end = self._owed.popleft()
+            self.last_request = message
+            try:
+                self._line(end)
+            except EngineFault:
+                return  # the engine is stopped (and its queue with it)
+
+    def _line(self, end: int) -> bytes:
+        """The next line from the engine's stdout, within the timeout, writing the queued
+        requests as the pipe takes them; ``end`` counts the request bytes the answer needs."""
         proc, sel = self._proc, self._sel
         if proc is None or proc.stdin is None or sel is None:
             raise self._fault("crash", "the engine is not running")
         deadline = time.monotonic() + self.timeout
-        pending = self._write(proc, memoryview(data))  # a request mostly fits the pipe
-        if pending:
-            sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+        self.push()  # a batch of requests mostly fits the pipe
         try:
             while True:
                 newline = self._out.find(b"\n")
@@ -275,14 +337,15 @@ class EngineProcess:
                     return line
                 if len(self._out) > MAX_LINE_BYTES:
                     raise self._fault("garbage", f"a response longer than {MAX_LINE_BYTES} bytes")
+                if self._broken is not None and self._written < end:
+                    raise self._fault("crash", self._broken)  # this request never got there
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise self._fault("hang", f"no response within {self.timeout:g} s")
+                self._watch_stdin(bool(self._unsent))
                 for key, _ in sel.select(left):
                     if key.data == "in":
-                        pending = self._write(proc, pending)
-                        if not pending:
-                            sel.unregister(proc.stdin)
+                        self.push()
                     elif not self._read(key.data, proc):
                         if key.data == "out":
                             code = self._wait_exit()
@@ -290,20 +353,19 @@ class EngineProcess:
                             raise self._fault("crash", message)
                         sel.unregister(key.fileobj)
         finally:
-            if pending and self._sel is sel and proc.stdin in sel.get_map():
-                sel.unregister(proc.stdin)
+            if self._sel is sel:
+                self._watch_stdin(False)
 
-    def _write(self, proc: subprocess.Popen[bytes], pending: memoryview) -> memoryview:
-        """Write what the pipe takes now; the rest."""
-        if proc.stdin is None:
-            raise self._fault("crash", "the engine is not running")
-        try:
-            sent = os.write(proc.stdin.fileno(), pending)
-        except BlockingIOError:
-            return pending
-        except OSError as exc:
-            raise self._fault("crash", f"cannot write to the engine: {exc}") from exc
-        return pending[sent:]
+    def _watch_stdin(self, watch: bool) -> None:
+        """Have the selector watch the engine's stdin only while requests wait to be written."""
+        proc, sel = self._proc, self._sel
+        if watch == self._watching or proc is None or proc.stdin is None or sel is None:
+            return
+        if watch:
+            sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+        else:
+            sel.unregister(proc.stdin)
+        self._watching = watch
 
     def _read(self, which: str, proc: subprocess.Popen[bytes]) -> bool:
         """Read what is there from stdout or stderr; False at end of file."""
@@ -360,6 +422,11 @@ class EngineProcess:
         """Stop the engine (politely if it is idle, else by force) and reap it."""
         proc, self._proc = self._proc, None
         sel, self._sel = self._sel, None
+        self._owed.clear()
+        self._unsent.clear()
+        self._queued = self._written = 0
+        self._broken = None
+        self._watching = False
         if sel is not None:
             sel.close()
         if proc is None:
@@ -395,6 +462,8 @@ def _clip(line: Any, size: int = 120) -> str:
 
 _LEGAL: dict[str, Any] = {"op": "legal"}
 _LEGAL_LINE = encode_request(_LEGAL)
+_TO_ACT: dict[str, Any] = {"op": "to_act"}
+_TO_ACT_LINE = encode_request(_TO_ACT)
 
 
 # --- The engine under test as a driver -------------------------------------------------------
@@ -433,11 +502,19 @@ class RemoteEngine:
     def _ok_or_same(
         self, message: dict[str, Any], line: bytes | None, same: bytes | None
     ) -> dict[str, Any] | None:
-        response = self.process.request_or_same(message, line, same)
+        self.process.settle()
+        self.process.send(message, line)
+        return self._answer_ok(same)
+
+    def _answer_ok(self, same: bytes | None) -> dict[str, Any] | None:
+        """The next answer, a success (None if it is byte for byte ``same``); a failure
+        raises EngineError."""
+        response = self.process.receive(same)
         if response is None:
             return None
         if not response["ok"]:
             if response.get("illegal") is True:
+                message = self.process.last_request
                 raise EngineFault("shape", "'illegal' answers only apply", message)
             raise EngineError(str(response["error"]))
         return response
@@ -452,11 +529,28 @@ class RemoteEngine:
         self._ok(message)
         self._built = [message]
 
+    # Each request a play-out asks after every event can be sent ahead (``ask_...``) and its
+    # answer read later (``answer_...``), in the order sent: a batch of requests costs one
+    # round-trip instead of one each.
+
     def apply(self, event: Mapping[str, Any]) -> Refusal | None:
-        message = {"op": "apply", "event": dict(event)}
-        response = self.process.request(message)
+        self.process.settle()
+        self.ask_apply(event)
+        return self.answer_apply()
+
+    def ask_apply(self, event: Mapping[str, Any]) -> None:
+        """Send ``apply`` for ``event``; ``answer_apply`` reads its answer."""
+        self.process.send({"op": "apply", "event": dict(event)})
+
+    def answer_apply(self) -> Refusal | None:
+        """The answer to the ``apply`` sent first of those not answered yet."""
+        response = self.process.receive(None)
+        if response is None:
+            raise EngineFault("crash", "no response", self.process.last_request)  # never
         if response["ok"]:
-            self._built.append(message)
+            message = self.process.last_request
+            if message is not None:
+                self._built.append(message)
             return None
         if response.get("illegal") is True:
             return Refusal(response.get("rule"), str(response.get("message")))
@@ -472,7 +566,17 @@ class RemoteEngine:
         return refusal
 
     def to_act(self) -> tuple[str, bool]:
-        r = self._ok({"op": "to_act"})
+        self.process.settle()
+        self.ask_to_act()
+        return self.answer_to_act()
+
+    def ask_to_act(self) -> None:
+        self.process.send(_TO_ACT, _TO_ACT_LINE)
+
+    def answer_to_act(self) -> tuple[str, bool]:
+        r = self._answer_ok(None)
+        if r is None:
+            raise EngineFault("shape", "no response", self.process.last_request)  # never
         return str(r["to_act"]), bool(r["over"])
 
     def state(self, paths: list[str]) -> dict[str, Any]:
@@ -485,13 +589,22 @@ class RemoteEngine:
         """The values at ``paths``, or None when the engine answers byte for byte ``same``
         (the answer the caller expects, encoded as ``serve`` would: then it means exactly
         those values, with nothing to decode or compare)."""
+        self.process.settle()
+        self.ask_state(paths)
+        return self.answer_state_or_same(same)
+
+    def ask_state(self, paths: list[str]) -> None:
         # A play-out asks the same paths after every event: the request is encoded once.
         key = tuple(paths)
         if self._state_request is None or self._state_request[0] != key:
             message = {"op": "state", "paths": list(key)}
             self._state_request = (key, message, encode_request(message))
         _, message, line = self._state_request
-        response = self._ok_or_same(message, line, same)
+        self.process.send(message, line)
+
+    def answer_state_or_same(self, same: bytes | None) -> dict[str, Any] | None:
+        """The answer to a ``state`` sent ahead: as ``state_or_same``."""
+        response = self._answer_ok(same)
         if response is None:
             return None
         values: dict[str, Any] = response["values"]
@@ -505,7 +618,16 @@ class RemoteEngine:
 
     def legal_or_same(self, same: bytes | None) -> list[dict[str, Any]] | None:
         """The legal events, or None when the engine answers byte for byte ``same``."""
-        response = self._ok_or_same(_LEGAL, _LEGAL_LINE, same)
+        self.process.settle()
+        self.ask_legal()
+        return self.answer_legal_or_same(same)
+
+    def ask_legal(self) -> None:
+        self.process.send(_LEGAL, _LEGAL_LINE)
+
+    def answer_legal_or_same(self, same: bytes | None) -> list[dict[str, Any]] | None:
+        """The answer to a ``legal`` sent ahead: as ``legal_or_same``."""
+        response = self._answer_ok(same)
         if response is None:
             return None
         events: list[dict[str, Any]] = response["events"]

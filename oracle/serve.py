@@ -129,18 +129,23 @@ class Session:
 
 def serve(games: tuple[str, ...], seed: int, stdin: IO[bytes], stdout: IO[str]) -> int:
     """Answer requests until ``bye`` or the end of input. The exit code: 0, or 3 if our own
-    bug showed during the session."""
+    bug showed during the session.
+
+    The answers are flushed whenever no further request is waiting: a client that sent a
+    batch of requests (the protocol lets it) gets their answers in one write, one that
+    waits for each answer gets it at once."""
     session = Session(games, seed)
     internal = False
     number = 0
     asked: tuple[bytes, dict[str, Any]] = (b"", {})  # a play-out repeats its state request
+    lines = _Lines(stdin, stdout)
     while True:
-        chunk = stdin.readline(MAX_LINE_BYTES + 1)
-        if not chunk:
+        chunk = lines.next()
+        if chunk is None:
+            stdout.flush()
             return 3 if internal else 0
         number += 1
-        if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
-            _drain(stdin)
+        if not chunk:  # a line over the limit, skipped
             request: dict[str, Any] = {}
             text = json.dumps({"ok": False, "error": "request longer than 1000000 bytes"})
         else:
@@ -164,21 +169,60 @@ def serve(games: tuple[str, ...], seed: int, stdin: IO[bytes], stdout: IO[str]) 
                 sys.stderr.write(error + "\n")
                 request, text = {}, json.dumps({"ok": False, "error": error})
         stdout.write(text + "\n")
-        stdout.flush()
         if request.get("op") == "bye":
+            stdout.flush()
             return 3 if internal else 0
+
+
+class _Lines:
+    """The request lines of ``stdin``, each with its newline (the last may lack it), read
+    in whatever chunks arrive; ``stdout`` is flushed before waiting for more input."""
+
+    def __init__(self, stdin: IO[bytes], stdout: IO[str]) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.buffer = bytearray()
+
+    def next(self) -> bytes | None:
+        """The next line; ``b""`` for a line over MAX_LINE_BYTES (skipped whole); None at
+        the end of input."""
+        limit = MAX_LINE_BYTES + 1  # as readline(limit): the newline may be the last byte
+        while True:
+            newline = self.buffer.find(b"\n", 0, limit)
+            if newline >= 0:
+                line = bytes(self.buffer[: newline + 1])
+                del self.buffer[: newline + 1]
+                return line
+            if len(self.buffer) >= limit:
+                self._skip_line()
+                return b""
+            chunk = self._more()
+            if not chunk:
+                line, self.buffer = bytes(self.buffer), bytearray()
+                return line or None
+            self.buffer += chunk
+
+    def _more(self) -> bytes:
+        self.stdout.flush()  # every request there is has been answered
+        chunk: bytes = self.stdin.read1(65536)  # type: ignore[attr-defined]
+        return chunk
+
+    def _skip_line(self) -> None:
+        """Drop the rest of an over-long line, up to and with its newline."""
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                del self.buffer[: newline + 1]
+                return
+            self.buffer.clear()
+            chunk = self._more()
+            if not chunk:
+                return
+            self.buffer += chunk
 
 
 _BARE = {(json.dumps({"op": op}) + "\n").encode(): op for op in ("to_act", "legal", "result")}
 """Requests without arguments as ``conform`` writes them, known without decoding."""
-
-
-def _drain(stdin: IO[bytes]) -> None:
-    """Skip the rest of an over-long line."""
-    while True:
-        chunk = stdin.readline(MAX_LINE_BYTES)
-        if not chunk or chunk.endswith(b"\n"):
-            return
 
 
 def _internal(exc: BaseException) -> str:
