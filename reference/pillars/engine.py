@@ -118,8 +118,10 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
         to_act names them whatever the stage, so nothing but the discard is accepted: a player
         is over the limit exactly when the player to act is (over_limit's first, in turn
         order)."""
+        if isinstance(event, ev.DiscardCraftsman):
+            return
         over = self.to_act(state)
-        if over_own_limit(self.tables, state, over) and not isinstance(event, ev.DiscardCraftsman):
+        if over_own_limit(self.tables, state, over):
             raise RuleViolation(
                 "PIL-CRAFT-01", f"{over} holds more craftsmen than allowed and must discard first"
             )

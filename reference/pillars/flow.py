@@ -30,6 +30,9 @@ class Ctx:
     """Every master-builder space, in board order (``priory_1``, ``priory_2``, ...)."""
     locations: tuple[tuple[str, tuple[str, ...]], ...]
     """Each location in board order with its spaces (``("priory", ("priory_1", ...))``)."""
+    filled_first: dict[str, frozenset[str]]
+    """Each space -> the spaces that must be taken before it (PIL-BUILD-11: the earlier
+    spaces of its location when ordered locations fill from the first; else none)."""
     recorder: Recorder | None = None
     """Set only in the recording copy that explains a divergence (reference/core/trace.py)."""
 
@@ -40,7 +43,13 @@ def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
         (loc, tuple(f"{loc}_{i}" for i in range(1, t.capacity[loc] + 1))) for loc in LOCATIONS
     )
     spaces = tuple(space for _, loc_spaces in locations for space in loc_spaces)
-    return Ctx(t, o, spaces, locations)
+    in_order = o.ordered_spaces == "first_free"
+    filled_first = {
+        space: frozenset(loc_spaces[:i] if in_order and loc in ORDERED_LOCATIONS else ())
+        for loc, loc_spaces in locations
+        for i, space in enumerate(loc_spaces)
+    }
+    return Ctx(t, o, spaces, locations, filled_first)
 
 
 def noted(ctx: Ctx, rule_id: str, state: State) -> State:
@@ -245,13 +254,15 @@ def spend_cubes(
 
 
 def counted_resources(ctx: Ctx, p: PlayerState) -> int:
-    """Cubes that count against the resource limit (PIL-CATH-06), owed ones included."""
-    kinds = (
-        ("sand", "wood", "stone", "metal")
-        if ctx.t.resource_limit_counts_metal
-        else ("sand", "wood", "stone")
-    )
-    return sum(usable(p, r) for r in kinds)
+    """Cubes that count against the resource limit (PIL-CATH-06), owed ones included
+    (``usable`` of each kind, added up here at once)."""
+    held, owed = p.resources, p.owed
+    n = held["sand"] + held["wood"] + held["stone"]
+    if owed:
+        n += owed.get("sand", 0) + owed.get("wood", 0) + owed.get("stone", 0)
+    if ctx.t.resource_limit_counts_metal:
+        n += held["metal"] + owed.get("metal", 0)
+    return n
 
 
 def occupants(state: State, location: str) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
     builders = state.phase in ("builders", "actions")
     # Master builders are counted in the bag, on the board, passed, and the one drawn.
     bag = state.bag
-    on_board = list(state.spaces.values())
+    on_board = list(state.spaces.values()) if builders else []
     passed = state.passed_builders
     drawn = state.drawn
     for name, p in players.items():
@@ -58,9 +58,11 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
                 count += 1
             if count != p.master_builders:
                 bad.append(f"{name}: {count} master builders, {p.master_builders} owned")
-    for kind, n in (("sand", sand), ("wood", wood), ("stone", stone), ("metal", metal)):
-        if n != t.cubes[kind]:
-            bad.append(f"{kind} cubes: {n} in play, {t.cubes[kind]} in the game")
+    cubes = t.cubes
+    if (sand, wood, stone, metal) != (cubes["sand"], cubes["wood"], cubes["stone"], cubes["metal"]):
+        for kind, n in (("sand", sand), ("wood", wood), ("stone", stone), ("metal", metal)):
+            if n != cubes[kind]:
+                bad.append(f"{kind} cubes: {n} in play, {cubes[kind]} in the game")
     expected = len(t.craftsmen) + len(t.starting_craftsmen) * (len(state.seats) - 1)
     if crafts != expected:
         bad.append(f"craftsman cards: {crafts} found, {expected} in the game")

@@ -253,6 +253,14 @@ def free_spaces(ctx: Ctx, state: State) -> tuple[str, ...]:
     return tuple(result)
 
 
+def space_free(ctx: Ctx, state: State, space: str) -> bool:
+    """Whether a builder may take ``space`` (a space of the board): it is empty and, where
+    ordered locations fill from the first, every earlier space of its location is taken
+    (PIL-BUILD-07/11). ``free_spaces`` lists exactly the spaces this holds for."""
+    taken = state.spaces
+    return space not in taken and taken.keys() >= ctx.filled_first[space]
+
+
 def _after_decision(ctx: Ctx, state: State, **changes: Any) -> State:
     """PIL-BUILD-03: either way the cost marker moves down; then the next draw, the passed
     builders (PIL-BUILD-05), or Phase III."""
@@ -273,11 +281,11 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
             "PIL-TURN-02", f"placing a master builder is not due now ({state.stage})"
         )
     # PIL-BUILD-07: the space exists and is empty; PIL-BUILD-11: ordered spaces fill in order.
-    if ev.space not in ctx.spaces:
+    if ev.space not in ctx.filled_first:
         raise RuleViolation("PIL-BUILD-07", f"there is no master-builder space {ev.space!r}")
     if ev.space in state.spaces:
         raise RuleViolation("PIL-BUILD-07", f"{ev.space} is already occupied")
-    if ev.space not in free_spaces(ctx, state):
+    if not space_free(ctx, state, ev.space):
         raise RuleViolation("PIL-BUILD-11", f"{location_of(ev.space)} spaces fill from the first")
     p = state.players[ev.player]
     cost = placement_cost(ctx, state)

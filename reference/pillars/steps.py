@@ -431,7 +431,7 @@ def cathedral_turn(
         return end_round(ctx, evolve(state, players=players, queue=queue, **changes))
     name = queue[0]
     p = players[name]
-    uses = dict(p.craftsman_uses)
+    uses = p.craftsman_uses
     gold, vp = p.gold, p.vp
     scored = False
     for cid in p.craftsmen:
@@ -440,6 +440,8 @@ def cathedral_turn(
             continue
         if c.needs_metal and usable(p, "metal") < 1:
             continue
+        if not scored:
+            uses = dict(uses)  # a new dict: the state's own is never changed
         uses[cid] = 1
         gold = gold_after(ctx, gold, c.gold)
         vp = vp_after(ctx, vp, c.vp)
