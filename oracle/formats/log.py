@@ -172,12 +172,12 @@ def _plain_object(text: str) -> dict[str, Any] | None:
         return None
     if end != len(text) and text[end:] not in ("\n", "\r\n"):
         return None
-    if type(value) is not dict or not _no_key_lost(value, braces, text.count(":")):
+    if type(value) is not dict or not _no_key_lost(value, braces, text.count(":"), text):
         return None
     return value
 
 
-def _no_key_lost(line: dict[str, Any], braces: int, colons: int) -> bool:
+def _no_key_lost(line: dict[str, Any], braces: int, colons: int, text: str) -> bool:
     """Whether the objects decoded from a line hold every key its text gives, so that none
     was given twice (a repeated key leaves its object one entry short).
 
@@ -186,7 +186,10 @@ def _no_key_lost(line: dict[str, Any], braces: int, colons: int) -> bool:
     many colons as keys, and at least as many keys as the decoded objects hold entries, with
     equality only if no key repeated: entries == colons proves it. The objects of a line
     are usually the line and objects directly in it (its ``state``); when those are as many
-    as its braces, they are all its objects, else every object at any depth is counted."""
+    as its braces, they are all its objects, else every object at any depth is counted.
+    A line with colons in its strings (``"tile": "L:M"``) and no escape (so each string's
+    text is its value) has exactly as many colons as its entries plus the colons in the
+    decoded keys and values, unless an entry was lost with a repeated key."""
     entries = len(line)
     if braces > 1:
         objects = 1
@@ -196,7 +199,9 @@ def _no_key_lost(line: dict[str, Any], braces: int, colons: int) -> bool:
                 objects += 1
         if objects != braces:
             entries = _entries(line)
-    return entries == colons
+    if entries == colons:
+        return True
+    return "\\" not in text and _colons_held(line) == colons
 
 
 def _entries(value: Any) -> int:
@@ -205,6 +210,18 @@ def _entries(value: Any) -> int:
         return len(value) + sum(_entries(inner) for inner in value.values())
     if type(value) is list:
         return sum(_entries(inner) for inner in value)
+    return 0
+
+
+def _colons_held(value: Any) -> int:
+    """The colons a decoded JSON value's text needs without escapes: one per entry, and
+    those in its keys and strings."""
+    if type(value) is str:
+        return value.count(":")
+    if type(value) is dict:
+        return sum(1 + key.count(":") + _colons_held(inner) for key, inner in value.items())
+    if type(value) is list:
+        return sum(_colons_held(inner) for inner in value)
     return 0
 
 

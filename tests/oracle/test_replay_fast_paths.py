@@ -144,6 +144,8 @@ def test_sound_lines_decode_alike_on_either_path(line: bytes) -> None:
         b'{"s": {"k": "{", "k": 1}, "t": 2}\n',
         b'{"a:": 1, "a:": 1}\n',
         b'{"a": "\\":", "a": 1}\n',
+        b'{"t": "L:M", "t": "L:M"}\n',
+        b'{"t": "\\u003a", "t": 1, "u": "::"}\n',  # an escaped colon is not in the text
     ],
 )
 def test_a_repeated_key_is_refused_however_the_line_is_built(line: bytes) -> None:
@@ -158,6 +160,7 @@ def test_a_repeated_key_is_refused_however_the_line_is_built(line: bytes) -> Non
         b'{"a": [{"b": 1}, {"b": 2}], "c": {"d": [{}]}}\n',  # objects below the first level
         b'{"a": {}, "b": {}, "c": [[], {"e": {"f": 1}}]}\n',
         b'{"a:b": {"{": "}"}}\n',
+        b'{"tile": "L:M", "state": {"cell": "1:2", "x": [":"]}}\n',
     ],
 )
 def test_lines_with_colons_or_braces_anywhere_decode_as_json_does(line: bytes) -> None:
