@@ -15,7 +15,6 @@ import attrs
 
 from oracle.explain import causes
 from oracle.formats.converter import (
-    EventStructurer,
     event_structurer,
     json_equal,
     structure_event,
@@ -164,13 +163,16 @@ class _Replay:
     games: GameCache
     records: Callable[[], Records]
     on_state: StateHook | None = None
-    structure: EventStructurer = attrs.field(
+    structure: Callable[[dict[str, Any]], Any] = attrs.field(
         init=False,
         default=attrs.Factory(
-            lambda run: event_structurer(run.game.name, run.game.event_types), takes_self=True
+            lambda run: event_structurer(run.game.name, run.game.event_types).__call__,
+            takes_self=True,
         ),
     )
-    """The game's event structurer, found once for the whole log."""
+    """The game's event structurer (its bound method: a plain call), found once per log."""
+    claims: _Claims = attrs.field(init=False, factory=lambda: _Claims())
+    """The claim readers found so far in this log."""
 
     def common(self) -> dict[str, Any]:
         return {"game": self.game.name, "placeholders": self.game.data.placeholders()}
@@ -252,7 +254,7 @@ def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> 
         new_state = step(run.game, state, event)
         if run.on_state is not None:
             run.on_state(record, new_state)
-        differences = _differences(new_state, record.claims) if record.claims else []
+        differences = run.claims.differences(new_state, record.claims) if record.claims else []
         if not differences:
             return new_state
     except (MalformedEvent, RuleViolation, EngineInvariantError, paths.UnknownPath) as exc:
@@ -271,27 +273,53 @@ def _with_causes(run: _Replay, index: int, differences: list[Divergence]) -> lis
     return [attrs.evolve(d, causes=found.get(d.path, ())) for d in differences]
 
 
+class _Claims:
+    """Compares one replay's state claims with its states, by readers compiled once per
+    state class and list of paths (``reference.core.access``), found here by the list of
+    paths alone. A number, text, flag or null equal to the claim and of its JSON type is
+    equal as JSON too, so claims that are all such are compared in one go (the usual case:
+    nothing differs); anything else is compared value by value, as JSON."""
+
+    __slots__ = ("readers",)
+
+    def __init__(self) -> None:
+        self.readers: dict[tuple[str, ...], list[Any]] = {}
+        """Paths in order -> [state class, its reader, the value types last found all
+        JSON scalars there (or None)]."""
+
+    def differences(self, state: Any, claims: dict[str, Any]) -> list[Divergence]:
+        """Every claimed value that differs from the reference state; a path naming
+        nothing raises UnknownPath."""
+        path_list = tuple(claims)
+        entry = self.readers.get(path_list)
+        state_type: Any = type(state)
+        if entry is None or entry[0] is not state_type:
+            entry = [state_type, reader(state_type, path_list).__call__, None]
+            self.readers[path_list] = entry
+        values = entry[1](state)
+        claimed = tuple(claims.values())
+        if values == claimed:
+            kinds = tuple(map(type, values))
+            if kinds == tuple(map(type, claimed)):
+                if kinds == entry[2]:
+                    return []
+                if _SCALARS.issuperset(kinds):
+                    entry[2] = kinds
+                    return []
+        differences = []
+        for (path, claim), value in zip(claims.items(), values, strict=True):
+            kind = type(value)
+            if kind is type(claim) and kind in _SCALARS and value == claim:
+                continue
+            reference = to_json(value)
+            if not json_equal(claim, reference):
+                differences.append(Divergence(path, claim, reference))
+        return differences
+
+
 def _differences(state: Any, claims: dict[str, Any]) -> list[Divergence]:
-    """Every claimed value that differs from the reference state; a path naming nothing
-    raises UnknownPath. Paths are read by readers compiled once per state class and paths;
-    a number, text, flag or null equal to the claim and of its JSON type is equal as JSON too,
-    so claims that are all such are compared in one go (the usual case: nothing differs)."""
-    state_type: Any = type(state)
-    values = reader(state_type, tuple(claims))(state)
-    claimed = list(claims.values())
-    if values == claimed:
-        kinds = tuple(map(type, values))
-        if kinds == tuple(map(type, claimed)) and _SCALARS.issuperset(kinds):
-            return []
-    differences = []
-    for (path, claim), value in zip(claims.items(), values, strict=True):
-        kind = type(value)
-        if kind is type(claim) and kind in _SCALARS and value == claim:
-            continue
-        reference = to_json(value)
-        if not json_equal(claim, reference):
-            differences.append(Divergence(path, claim, reference))
-    return differences
+    """Every claimed value that differs from the reference state (see ``_Claims``)."""
+    return _Claims().differences(state, claims)
 
 
 _SCALARS = frozenset({int, str, bool, float, type(None)})

@@ -5,7 +5,9 @@ Primitives are strict: a JSON string is never taken for an int, nor an int for a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+import typing
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -69,23 +71,160 @@ says little, so it only ever answers for a record it accepts; any record it refu
 through CONVERTER again, whose error the verdict shows. Both accept the same records."""
 
 
+class _Plan:
+    """Structures the usual records of one event class with plain type checks and one
+    constructor call: every field of str, int, bool or a tuple of str or int, given with
+    exactly the JSON type the strict hooks take (a list for a tuple, of elements of exactly
+    the element type), and no other key than the fields, ``type`` and ``state``. It answers
+    only for such a record, with what the quick cattrs function makes of it: the same
+    values, passed the same way (fields without a default by position, the others by name
+    when given) to the same constructor, with its converters and validators. For any other
+    record, or if the constructor raises, it answers None and the cattrs functions take the
+    record from the start (and word the error)."""
+
+    __slots__ = ("cls", "count", "kinds", "lists", "optional", "take")
+
+    def __init__(
+        self, cls: type[Any], required: list[tuple[str, Any]], optional: list[tuple[str, Any]]
+    ) -> None:
+        self.cls = cls
+        names = [name for name, _ in required]
+        self.count = len(names)
+        """How many fields have no default."""
+        self.take: Callable[[Mapping[str, Any]], Any] | None = (
+            operator.itemgetter(*names) if names else None
+        )
+        """Their values in order (one value alone for one field); a missing one raises
+        KeyError."""
+        self.kinds = tuple(list if type(kind) is _Elements else kind for _, kind in required)
+        """The JSON type each of those must have."""
+        self.lists = tuple(
+            (index, kind.of) for index, (_, kind) in enumerate(required) if type(kind) is _Elements
+        )
+        """Where among those a list stands for a tuple, and its elements' type."""
+        self.optional = tuple(optional)
+        """The fields with a default: (name, kind), passed by name when given."""
+
+    def structure(self, raw: Mapping[str, Any]) -> Any:
+        """The event, or None when the plan does not answer for this record."""
+        if self.take is None:
+            values: Any = ()
+        else:
+            try:
+                values = self.take(raw)
+            except KeyError:
+                return None
+            if self.count == 1:
+                values = (values,)
+        if tuple(map(type, values)) != self.kinds:  # exact: a bool is no int, as the hook says
+            return None
+        if self.lists:
+            values = list(values)
+            for index, of in self.lists:
+                values[index] = _elements(values[index], of)
+                if values[index] is None:
+                    return None
+        # the keys a record may hold: ``type``, ``state`` and the fields; counted, not listed
+        known = self.count + 2 if "state" in raw else self.count + 1
+        given: dict[str, Any] = {}
+        if self.optional:
+            for name, kind in self.optional:
+                if name in raw:
+                    value = raw[name]
+                    if type(kind) is _Elements:
+                        value = _elements(value, kind.of)
+                    elif type(value) is not kind:
+                        value = None
+                    if value is None:
+                        return None
+                    given[name] = value
+            known += len(given)
+        if len(raw) != known:  # a key that is none of those: cattrs refuses it
+            return None
+        try:
+            return self.cls(*values, **given)
+        except Exception:  # noqa: BLE001 - not an answer: cattrs runs it again and says what
+            return None
+
+
+def _elements(value: Any, of: type[Any]) -> tuple[Any, ...] | None:
+    """A JSON list of elements of exactly type ``of`` as a tuple, else None."""
+    if type(value) is not list:
+        return None
+    for element in value:
+        if type(element) is not of:
+            return None
+    return tuple(value)
+
+
+@attrs.frozen
+class _Elements:
+    """A plan's kind for a field declared ``tuple[of, ...]``."""
+
+    of: type[Any]
+
+
+_PLAIN_KINDS = (str, int, bool)
+
+
+def _plan(cls: type[Any]) -> _Plan | None:
+    """The plan for an event class, or None when a field is of a type a plan does not
+    check (cattrs alone structures that class), is renamed in ``__init__`` or keyword-only,
+    or is named like a key every record holds."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except (NameError, TypeError):
+        return None
+    required: list[tuple[str, Any]] = []
+    optional: list[tuple[str, Any]] = []
+    for field in attrs.fields(cls):
+        if (
+            not field.init
+            or field.kw_only
+            or field.alias != field.name
+            or field.name in ("type", "state")
+        ):
+            return None
+        declared = hints.get(field.name)
+        if declared in _PLAIN_KINDS:
+            kind: Any = declared
+        elif typing.get_origin(declared) is tuple and typing.get_args(declared) in (
+            (str, ...),
+            (int, ...),
+        ):
+            kind = _Elements(typing.get_args(declared)[0])
+        else:
+            return None
+        if field.default is attrs.NOTHING:
+            if optional:  # a field without a default after one with: not an attrs class
+                return None
+            required.append((field.name, kind))
+        else:
+            optional.append((field.name, kind))
+    return _Plan(cls, required, optional)
+
+
 class EventStructurer:
     """Structures the log records of one game's events; built once per game (see
-    ``event_structurer``), so no record pays for finding its class's structuring function."""
+    ``event_structurer``), so no record pays for finding its class's structuring function.
+    A usual record is structured by its class's plan (``_Plan``); the others, and every
+    record the plan does not answer for, by cattrs, whose detailed pass words the errors."""
 
     __slots__ = ("game", "index")
 
     def __init__(self, game: str, event_types: tuple[type[Any], ...]) -> None:
         self.game = game
-        self.index: dict[str, tuple[type[Any], Any, Any]] = {
+        self.index: dict[str, tuple[type[Any], Any, Any, _Plan | None]] = {
             cls.type: (
                 cls,
                 QUICK_CONVERTER.get_structure_hook(cls),
                 CONVERTER.get_structure_hook(cls),
+                _plan(cls),
             )
             for cls in event_types
         }
-        """Wire name -> (event class, its quick and its detailed structuring function)."""
+        """Wire name -> (event class, its quick and its detailed structuring function, its
+        plan or None)."""
 
     def __call__(self, raw: Mapping[str, Any]) -> Any:
         """The event object for a log record (without its ``state`` claims)."""
@@ -96,7 +235,17 @@ class EventStructurer:
         if entry is None:
             known = ", ".join(sorted(self.index))
             raise MalformedEvent(f"unknown event type {kind!r} for {self.game} (known: {known})")
-        cls, quick, detailed = entry
+        cls, quick, detailed, plan = entry
+        if plan is not None:
+            event = plan.structure(raw)
+            if event is not None:
+                return event
+        return self.by_cattrs(raw, kind, cls, quick, detailed)
+
+    def by_cattrs(
+        self, raw: Mapping[str, Any], kind: str, cls: Any, quick: Any, detailed: Any
+    ) -> Any:
+        """The event through cattrs: quick, and for a record it refuses, detailed."""
         fields = dict(raw)
         del fields["type"]
         fields.pop("state", None)

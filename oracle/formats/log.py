@@ -85,6 +85,11 @@ def _constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant)
 """Strict JSON: no repeated keys, no NaN or Infinity (made once: it costs as much as a line)."""
 
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_constant)
+"""The same scanner without the per-object hook: it builds each object in C, so a repeated
+key would silently keep its last value. Used only where counting proves no key repeats
+(``_no_key_lost``); NaN and Infinity are refused here too."""
+
 
 STDIN = "-"
 """The log name that means standard input."""
@@ -150,19 +155,74 @@ def decode_line(number: int, chunk: bytes) -> dict[str, Any]:
 
 def _plain_object(text: str) -> dict[str, Any] | None:
     """The usual line, an object starting at its first character, ending at its newline and
-    nested at most MAX_DEPTH levels (by count of brackets), decoded by the strict scanner
-    without the checks around it; None for any other line, which ``strict_json`` then
-    decodes (and explains) in full. Same value, same strictness: ``raw_decode`` is what
-    ``_DECODER.decode`` runs after skipping leading whitespace."""
-    if text[:1] != "{" or text.count("[") + text.count("{") > MAX_DEPTH:
+    nested at most MAX_DEPTH levels (by count of brackets), decoded without the checks
+    around it and without the per-object hook, where counting proves that no key repeats
+    (``_no_key_lost``); None for any other line, which ``strict_json`` then decodes (and
+    explains) in full. Same value, same strictness: ``raw_decode`` is what
+    ``_DECODER.decode`` runs after skipping leading whitespace, and a line the count cannot
+    clear goes to the strict decoder, which refuses a repeated key."""
+    if text[:1] != "{":
+        return None
+    braces = text.count("{")
+    if text.count("[") + braces > MAX_DEPTH:
         return None
     try:
-        value, end = _DECODER.raw_decode(text)
+        value, end = _PLAIN_DECODER.raw_decode(text)
     except (ValueError, RecursionError):
         return None
     if end != len(text) and text[end:] not in ("\n", "\r\n"):
         return None
-    return value if type(value) is dict else None
+    if type(value) is not dict or not _no_key_lost(value, braces, text.count(":"), text):
+        return None
+    return value
+
+
+def _no_key_lost(line: dict[str, Any], braces: int, colons: int, text: str) -> bool:
+    """Whether the objects decoded from a line hold every key its text gives, so that none
+    was given twice (a repeated key leaves its object one entry short).
+
+    Exact, by counting: every object of the text has its own ``{`` and every key its own
+    ``:`` outside strings, and a string may hold more of either. So the text has at least as
+    many colons as keys, and at least as many keys as the decoded objects hold entries, with
+    equality only if no key repeated: entries == colons proves it. The objects of a line
+    are usually the line and objects directly in it (its ``state``); when those are as many
+    as its braces, they are all its objects, else every object at any depth is counted.
+    A line with colons in its strings (``"tile": "L:M"``) and no escape (so each string's
+    text is its value) has exactly as many colons as its entries plus the colons in the
+    decoded keys and values, unless an entry was lost with a repeated key."""
+    entries = len(line)
+    if braces > 1:
+        objects = 1
+        for value in line.values():
+            if type(value) is dict:
+                entries += len(value)
+                objects += 1
+        if objects != braces:
+            entries = _entries(line)
+    if entries == colons:
+        return True
+    return "\\" not in text and _colons_held(line) == colons
+
+
+def _entries(value: Any) -> int:
+    """The entries of every object in a decoded JSON value, at any depth."""
+    if type(value) is dict:
+        return len(value) + sum(_entries(inner) for inner in value.values())
+    if type(value) is list:
+        return sum(_entries(inner) for inner in value)
+    return 0
+
+
+def _colons_held(value: Any) -> int:
+    """The colons a decoded JSON value's text needs without escapes: one per entry, and
+    those in its keys and strings."""
+    if type(value) is str:
+        return value.count(":")
+    if type(value) is dict:
+        return sum(1 + key.count(":") + _colons_held(inner) for key, inner in value.items())
+    if type(value) is list:
+        return sum(_colons_held(inner) for inner in value)
+    return 0
 
 
 class NotJSON(ValueError):

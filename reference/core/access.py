@@ -85,9 +85,11 @@ def _walk(steps: tuple[Step, ...], state: Any) -> Any:
 class Reader:
     """Reads a fixed list of paths in states of one class (see the module docstring)."""
 
-    __slots__ = ("accessors", "alone", "groups", "whole")
+    __slots__ = ("accessors", "alone", "groups", "state_type", "whole")
 
     def __init__(self, state_type: Any, path_list: tuple[str, ...]) -> None:
+        self.state_type = state_type
+        """The class of the states it reads."""
         self.accessors = tuple(_accessor_or_reading(state_type, path) for path in path_list)
         by_parent: dict[tuple[str, type[Any]], list[int]] = {}
         for index, (path, one) in enumerate(zip(path_list, self.accessors, strict=True)):
@@ -120,24 +122,25 @@ class Reader:
         """The one group, when its fields are all the paths in the list's order (a log's
         claims usually are: one player's values, or the round's): read in one take."""
 
-    def __call__(self, state: Any) -> list[Any]:
-        """The value at each path, in order; the first path naming nothing raises
-        UnknownPath as ``paths.read`` does."""
+    def __call__(self, state: Any) -> tuple[Any, ...]:
+        """The value at each path, in order (a tuple: what one take of several fields
+        gives); the first path naming nothing raises UnknownPath as ``paths.read`` does."""
         if self.whole is not None:
             steps, kind, take, _ = self.whole
-            parent = _walk(steps, state)
+            parent = _walk(steps, state) if steps else state
             if type(parent) is kind:
-                return list(take(parent))
-        values = [_UNREAD] * len(self.accessors)
+                values: tuple[Any, ...] = take(parent)
+                return values
+        found = [_UNREAD] * len(self.accessors)
         for steps, kind, take, indexes in self.groups:
             parent = _walk(steps, state)
             if type(parent) is not kind:  # not as declared: read every path on its own
-                return [one(state) for one in self.accessors]
+                return tuple(one(state) for one in self.accessors)
             for index, value in zip(indexes, take(parent), strict=True):
-                values[index] = value
+                found[index] = value
         for index in self.alone:
-            values[index] = self.accessors[index](state)
-        return values
+            found[index] = self.accessors[index](state)
+        return tuple(found)
 
 
 def _accessor_or_reading(state_type: Any, path: str) -> Accessor:

@@ -73,9 +73,9 @@ def test_a_node_of_an_undeclared_type_is_read_as_paths_read_reads_it() -> None:
 def test_reader_takes_fields_of_one_parent_together_and_keeps_the_order() -> None:
     read = reader(Table, ("players.red.cards", "deck.1", "players.red.gold", "banker.gold"))
     assert [len(group[3]) for group in read.groups] == [2]  # players.red: cards and gold
-    assert read(TABLE) == [("x", "y"), "q", 4, 9]
+    assert read(TABLE) == (("x", "y"), "q", 4, 9)
     odd = Table({"red": {"gold": 7, "cards": ()}}, ("k", "q"), banker=Purse(1))  # type: ignore[dict-item]
-    assert read(odd) == [(), "q", 7, 1]
+    assert read(odd) == ((), "q", 7, 1)
 
 
 @pytest.mark.parametrize(
