@@ -13,6 +13,8 @@ from typing import Any
 
 import attrs
 import cattrs
+from cattrs.cols import homogenous_tuple_structure_factory, list_structure_factory
+from cattrs.v import format_exception
 
 from reference.core import paths
 from reference.core.errors import MalformedEvent
@@ -33,7 +35,35 @@ def _make_converter(detailed: bool = True) -> cattrs.Converter:
     for kind in (int, str, bool):
         conv.register_structure_hook(kind, _strict(kind))
     conv.register_structure_hook(float, _strict_float)
+    conv.register_structure_hook_factory(_is_array, _array_hook)
     return conv
+
+
+_NOT_A_LIST = "expected a list"
+
+
+def _is_array(kind: Any) -> bool:
+    """A list or a homogeneous tuple (``tuple[X, ...]``): what a JSON array structures to."""
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    return origin is list or (origin is tuple and len(args) == 2 and args[1] is Ellipsis)
+
+
+def _array_hook(kind: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    """cattrs' own hook for ``kind``, taking only an array: by default cattrs takes any
+    iterable, so a string became a tuple of its letters (``"path": "ab"`` read as
+    ``["a", "b"]``) and an object a tuple of its keys, and a malformed record passed."""
+    if typing.get_origin(kind) is tuple:
+        inner = homogenous_tuple_structure_factory(kind, conv)
+    else:
+        inner = list_structure_factory(kind, conv)
+
+    def structure(value: Any, kind_: Any) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"{_NOT_A_LIST}, got {type(value).__name__} {value!r}")
+        return inner(value, kind_)
+
+    return structure
 
 
 def _strict_float(value: Any, _: Any) -> float:
@@ -49,10 +79,18 @@ def describe(exc: BaseException) -> str:
     """One line saying what did not structure, with the field path."""
     if isinstance(exc, cattrs.BaseValidationError):
         try:
-            return "; ".join(cattrs.transform_error(exc))
+            return "; ".join(cattrs.transform_error(exc, format_exception=_worded))
         except (TypeError, ValueError):  # e.g. extra keys of mixed types cannot be sorted
             return "; ".join(_leaves(exc))
     return " ".join(str(exc).split())
+
+
+def _worded(exc: BaseException, kind: Any) -> str:
+    """cattrs' wording of one error, except an array hook's own, which names the JSON
+    type ("expected a list, got str 'ab'") where cattrs would name the Python one."""
+    if isinstance(exc, TypeError) and str(exc).startswith(_NOT_A_LIST):
+        return str(exc)
+    return format_exception(exc, kind)
 
 
 def _leaves(exc: BaseException) -> list[str]:
