@@ -1,4 +1,5 @@
-"""Turning verdicts and scenario results into text or JSON."""
+"""Turning verdicts and scenario results into JSON or JUnit reports; the text lines are
+in ``oracle.report_text`` (re-exported here), which a text ``validate`` imports alone."""
 
 from __future__ import annotations
 
@@ -7,7 +8,17 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import attrs
+from oracle.report_text import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS
+from oracle.report_text import MAX_SHOWN_DEPTH as MAX_SHOWN_DEPTH
+from oracle.report_text import VERDICT_STATUSES as VERDICT_STATUSES
+from oracle.report_text import _escaped
+from oracle.report_text import json_safe as json_safe
+from oracle.report_text import scenario_text as scenario_text
+from oracle.report_text import shown as shown
+from oracle.report_text import text_safe as text_safe
+from oracle.report_text import totals_text as totals_text
+from oracle.report_text import unrenderable as unrenderable
+from oracle.report_text import verdict_text as verdict_text
 
 if TYPE_CHECKING:  # types only: validating logs needs neither scenarios nor XML (fast start)
     from oracle.replay import Verdict
@@ -15,62 +26,16 @@ if TYPE_CHECKING:  # types only: validating logs needs neither scenarios nor XML
 
 T = TypeVar("T")
 
-MAX_SHOWN_DEPTH = 100
-"""Deeper values are shown as a note (the log reader refuses values over 64 levels)."""
-MAX_SHOWN_CHARS = 2_000
-"""A value shown in a text line is cut after this many characters."""
 JUNIT_SPOOL_BYTES = 64 * 1024
 """JUnit cases wait in memory up to this many bytes, then on disk, so a long run's report
 costs hardly more memory than a short one's."""
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def text_safe(text: str) -> str:
-    """``text`` fit for a terminal: control characters (but newline and tab) and lone
-    surrogates written as visible escapes (``\\x1b``, ``\\ud800``)."""
-    return _TERMINAL_UNSAFE.sub(_escaped, text)
 
 
 def xml_safe(text: str) -> str:
     """``text`` fit for XML 1.0: characters it cannot carry written as visible escapes."""
     return _XML_UNSAFE.sub(_escaped, text)
-
-
-def json_safe(value: Any, depth: int = 0) -> Any:
-    """JSON data fit for any JSON reader (attrs objects become objects of their fields):
-    lone surrogates in text (keys too) replaced by U+FFFD, and anything nested deeper than
-    MAX_SHOWN_DEPTH replaced by a note."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    if depth >= MAX_SHOWN_DEPTH:
-        return f"<nested deeper than {MAX_SHOWN_DEPTH} levels>"
-    if attrs.has(type(value)):
-        return {
-            f.name: json_safe(getattr(value, f.name), depth + 1) for f in attrs.fields(type(value))
-        }
-    if isinstance(value, dict):
-        return {json_safe(str(k)): json_safe(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v, depth + 1) for v in value]
-    return json_safe(str(value))
-
-
-def shown(value: Any) -> str:
-    """A JSON value in one line of text, cut to MAX_SHOWN_CHARS characters."""
-    text = json.dumps(json_safe(value), ensure_ascii=False)
-    if len(text) > MAX_SHOWN_CHARS:
-        text = text[:MAX_SHOWN_CHARS] + f"... ({len(text)} characters)"
-    return text_safe(text)
 
 
 def each_rendered(
@@ -88,87 +53,6 @@ def each_rendered(
     return out, failures
 
 
-def unrenderable(name: str, exc: Exception) -> str:
-    """The message for an item the report could not render: our bug, said so."""
-    return text_safe(
-        f"internal error in rules-oracle, please report: cannot report {name!r}: "
-        f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
-    )
-
-
-def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
-    """A verdict in a few lines: the first says it all, the others give details.
-    ``placeholders_noted``: the run already said which placeholder data is in force (the
-    note is given once per run; a verdict resting on a placeholder still says so)."""
-    where = ""
-    if v.event_index is not None:
-        where = f" at event {v.event_index}"
-    if v.line is not None:
-        where += f" (line {v.line})"
-    head = f"{v.log}: {v.kind}{where}"
-    if v.kind == "valid":
-        head += f" ({v.game}, {v.events} events)"
-    if v.kind == "illegal":
-        who = " ".join(x for x in (v.player, v.action) if x)
-        head += f": {who}: {v.rule_id} ({v.rule_title or 'no title'}): {v.message}"
-    elif v.message:
-        head += f": {v.message}"
-    lines = [text_safe(head)]
-    if v.kind == "illegal" and v.citation:
-        lines.append(text_safe(f"  source: {v.citation}"))
-    for d in v.divergences:
-        lines.append(
-            f"  {text_safe(d.path)}: claimed {shown(d.claimed)}, reference {shown(d.reference)}"
-        )
-        if d.causes:
-            lines.append(f"    <- {', '.join(d.causes)}")
-    if (v.placeholders or v.placeholder_rules) and v.kind != "malformed":
-        if v.kind == "illegal":
-            lines.append("  this verdict rests on unconfirmed values: " + _basis_text(v))
-        elif not placeholders_noted:
-            lines.append(
-                "  placeholder data in force (unconfirmed values; replace with --profile): "
-                + ", ".join(v.placeholders)
-            )
-    return "\n".join(lines + _teaching_lines(v))
-
-
-_STATUS_WORDS = {
-    "rulebook": "the rulebook says so",
-    "seed": "from the seed documents",
-    "secondary": "from a secondary source, not the rulebook",
-    "ruling": "our ruling, where the sources are silent",
-    "placeholder": "a placeholder nobody has confirmed",
-}
-
-
-def _teaching_lines(v: Verdict) -> list[str]:
-    """What would have been legal: the rule's standing, the option that allows the event,
-    and the events that were legal there."""
-    lines = []
-    if v.rule_status:
-        lines.append(f"  rule status: {v.rule_status} ({_STATUS_WORDS.get(v.rule_status, '?')})")
-    if v.legal_under:
-        setting = ", ".join(f"{k}={json.dumps(value)}" for k, value in v.legal_under.items())
-        lines.append(f"  legal with option {setting} (checked by replaying the log with it)")
-    if v.legal_count is not None:
-        actor = "chance outcomes due" if v.to_act == "chance" else f"legal for {v.to_act}"
-        if v.legal_count == 0:
-            lines.append("  nothing was legal there")
-        elif v.legal_count <= len(v.legal):
-            lines.append(f"  {actor} there ({v.legal_count}):")
-        else:
-            lines.append(f"  {actor} there: {v.legal_count}, for example:")
-        lines += [f"    {json.dumps(event)}" for event in v.legal]
-    return lines
-
-
-def _basis_text(item: Verdict | ScenarioResult) -> str:
-    """The unconfirmed rules and data values a verdict or result rests on, in words."""
-    rules = [f"rule {rule_id} is a placeholder" for rule_id in item.placeholder_rules]
-    return "; ".join(rules + [f"data {key} is a placeholder" for key in item.placeholders])
-
-
 def verdict_json(v: Verdict) -> dict[str, Any]:
     """A verdict as a JSON object (the state is included only when asked for with --at)."""
     data: dict[str, Any] = json_safe(v)
@@ -181,7 +65,6 @@ REPORT_FORMAT = "rules-oracle-report"
 REPORT_VERSION = 1
 """The JSON reports' version (docs/schemas/report-*.schema.json): raised on any change
 that could break a reader."""
-VERDICT_STATUSES = ("valid", "incomplete", "malformed", "illegal", "divergent", "internal_error")
 SCENARIO_STATUSES = ("pass", "fail", "error", "internal_error")
 _SHARED_NAMES = {"log": "file", "path": "file", "kind": "status", "reason": "message"}
 """Verdicts and scenario results use the same names in reports: file, status, message."""
@@ -249,20 +132,6 @@ def validate_report_chunks(
 def scenarios_report(items: list[dict[str, Any]]) -> dict[str, Any]:
     """The JSON report of ``scenarios``: results as ``scenario_json`` gives them."""
     return json_report("scenarios", items, SCENARIO_STATUSES, {"fail", "error", "internal_error"})
-
-
-def scenario_text(r: ScenarioResult) -> str:
-    """One line per scenario, with the reason when it did not pass."""
-    where = f"{r.path}:{r.line}" if r.line else r.path
-    label = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "internal_error": "INTERNAL"}[
-        r.status
-    ]
-    text = f"{label} {r.id or '?'} ({where})"
-    if r.reason:
-        text += f": {r.reason}"
-    if r.status == "pass" and (r.placeholders or r.placeholder_rules):
-        text += f" [rests on placeholders: {_basis_text(r)}]"
-    return text_safe(text)
 
 
 def scenario_json(r: ScenarioResult) -> dict[str, Any]:
@@ -376,16 +245,6 @@ def scenarios_junit(results: list[ScenarioResult], elapsed: float = 0.0) -> str:
     elements = {"pass": None, "fail": "failure", "error": "error", "internal_error": "error"}
     cases = [scenario_case(r, elements[r.status]) for r in results]
     return junit("rules-oracle scenarios", cases, elapsed)
-
-
-def totals_text(counts: Mapping[str, int]) -> str:
-    """The closing line of a text report."""
-    s = {kind: counts.get(kind, 0) for kind in VERDICT_STATUSES}
-    return (
-        f"{sum(s.values())} logs: {s['valid']} valid, {s['incomplete']} incomplete, "
-        f"{s['malformed']} malformed, {s['illegal']} illegal, {s['divergent']} divergent, "
-        f"{s['internal_error']} internal errors"
-    )
 
 
 def json_report_chunks(

@@ -45,12 +45,12 @@ def progress(items: Iterable[T], label: str) -> Iterator[T]:
 def describe(item: Verdict | ScenarioResult) -> str:
     """The report's text for one verdict or one scenario result, as ``validate`` and
     ``scenarios`` print it (a first line, then any indented detail lines)."""
-    from oracle import report
+    from oracle import report_text
     from oracle.replay import Verdict
 
     if isinstance(item, Verdict):
-        return report.verdict_text(item)
-    return report.scenario_text(item)
+        return report_text.verdict_text(item)
+    return report_text.scenario_text(item)
 
 
 def _name(item: Verdict | ScenarioResult) -> str:
@@ -59,13 +59,13 @@ def _name(item: Verdict | ScenarioResult) -> str:
 
 
 def _text_failed(item: Verdict | ScenarioResult, exc: Exception) -> str:
-    from oracle.report import text_safe, unrenderable
+    from oracle.report_text import text_safe, unrenderable
 
     return f"{text_safe(_name(item))}: {unrenderable(_name(item), exc)}"
 
 
 def _json_failed(item: Verdict | ScenarioResult, exc: Exception) -> dict[str, str]:
-    from oracle.report import json_safe, unrenderable
+    from oracle.report_text import json_safe, unrenderable
 
     return {
         "file": json_safe(_name(item)),
@@ -139,25 +139,26 @@ class ValidateReport:
 
     def chunks(self, verdicts: Iterable[Verdict]) -> Iterator[str]:
         """The report's text, piece by piece, each verdict counted as it arrives."""
-        from oracle import report
-
         counted = self._counted(verdicts)
+        if self.fmt == "text":
+            yield from self._text(counted)
+            return
+        from oracle import report  # JSON and JUnit: not loaded for a text report
+
         if self.fmt == "json":
             items = (self._rendered(report.verdict_json, _json_failed, v) for v in counted)
             yield from report.validate_report_chunks(items, self.counts, self.strict)
             yield "\n"
             return
-        if self.fmt == "junit":
-            started = time.monotonic()
-            cases = (self._case(report.verdict_case(v, self.strict), v) for v in counted)
-            clock = lambda: time.monotonic() - started  # noqa: E731
-            yield from report.junit_chunks("rules-oracle validate", cases, clock)
-            yield "\n"
-            return
-        yield from self._text(counted)
+        # junit (the format was checked when the report was made)
+        started = time.monotonic()
+        cases = (self._case(report.verdict_case(v, self.strict), v) for v in counted)
+        clock = lambda: time.monotonic() - started  # noqa: E731
+        yield from report.junit_chunks("rules-oracle validate", cases, clock)
+        yield "\n"
 
     def _text(self, verdicts: Iterator[Verdict]) -> Iterator[str]:
-        from oracle import report
+        from oracle import report_text as report  # the text lines only (fast start)
 
         at = self.at
         noted: set[tuple[str | None, tuple[str, ...]]] = set()

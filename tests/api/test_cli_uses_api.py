@@ -119,19 +119,21 @@ def test_a_one_log_validate_imports_little_beyond_the_bare_replay(tmp_path: Path
     log = str(ROOT / "examples" / "palmyra.jsonl")
     extra = imported("oracle", "validate", log) - imported(str(bare), log)
     ours = {m for m in extra if m.split(".")[0] in PROJECT}
-    # the CLI, the corpus reader, the report writer, the progress bar (rich only when shown)
+    # the CLI, the corpus reader, the text report, the progress bar (rich only when shown)
     assert ours <= {
         "oracle.__main__",
         "oracle.cli",
         "oracle.corpus",
         "oracle.progress",
-        "oracle.report",
+        "oracle.report_text",
         "rules_oracle",
         "rules_oracle._corpus",
         "rules_oracle._errors",
         "rules_oracle._reports",
     }, sorted(ours)
+    # the JSON/JUnit/scenario reports (oracle.report) and what JUnit needs load only for them
     heavy = {"rich", "jsonschema", "oracle.scenarios", "oracle.html", "concurrent.futures"}
+    heavy |= {"oracle.report", "xml", "socket", "tempfile"}
     assert not {m.split(".")[0] for m in extra} & heavy
     assert not extra & heavy
 
@@ -142,3 +144,20 @@ def test_importing_the_api_imports_nothing_until_a_name_is_used(tmp_path: Path) 
     loaded = imported(str(script))
     assert "rules_oracle" in loaded
     assert not {"oracle.replay", "reference.registry", "yaml", "importlib.metadata"} & loaded
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit"])
+def test_a_json_or_junit_validate_loads_the_full_report(fmt: str) -> None:
+    # the other side of the fast start: the formats that need oracle.report do load it
+    log = str(ROOT / "examples" / "palmyra.jsonl")
+    loaded = imported("oracle", "validate", "--format", fmt, log)
+    assert "oracle.report" in loaded
+    assert ("xml.etree.ElementTree" in loaded) == (fmt == "junit")
+
+
+def test_the_report_still_offers_the_text_lines() -> None:
+    # oracle.report re-exports the text renderings (the HTML page, conform and tests use them)
+    from oracle import report, report_text
+
+    for name in ("verdict_text", "scenario_text", "totals_text", "text_safe", "json_safe"):
+        assert getattr(report, name) is getattr(report_text, name)

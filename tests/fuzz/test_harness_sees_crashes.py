@@ -78,7 +78,7 @@ def test_a_crash_outside_any_verdict_fails_the_test_and_is_exit_3_from_the_comma
 def test_a_report_that_cannot_render_one_log_keeps_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
-    from oracle import report
+    from oracle import report, report_text
 
     good = write_log(tmp_path, list(played("milestones")[:2]), "a.jsonl")
     bad = write_log(tmp_path, list(played("milestones")[:2]), "b.jsonl")
@@ -90,7 +90,8 @@ def test_a_report_that_cannot_render_one_log_keeps_the_others(
     def as_json(v: Any) -> Any:
         return _crash() if v.log == str(bad) else real_json(v)
 
-    monkeypatch.setattr(report, "verdict_text", text)
+    monkeypatch.setattr(report, "verdict_text", text)  # JUnit's cases
+    monkeypatch.setattr(report_text, "verdict_text", text)  # the text report
     monkeypatch.setattr(report, "verdict_json", as_json)
     result = runner.invoke(app, ["validate", "--format", fmt, str(good), str(bad)])
     assert result.exit_code == 3
