@@ -18,8 +18,11 @@ MAX_SHOWN_DEPTH = 100
 """Deeper values are shown as a note (the log reader refuses values over 64 levels)."""
 MAX_SHOWN_CHARS = 2_000
 """A value shown in a text line is cut after this many characters."""
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"
+_TERMINAL_UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
+"""Patterns, compiled (by ``re``, which keeps them) only when a text has a character that is
+not printable: every character either matches is a control character or a surrogate, which
+``str.isprintable`` refuses, so a printable text is left as it is without them (fast start)."""
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -30,7 +33,9 @@ def _escaped(match: re.Match[str]) -> str:
 def text_safe(text: str) -> str:
     """``text`` fit for a terminal: control characters (but newline and tab) and lone
     surrogates written as visible escapes (``\\x1b``, ``\\ud800``)."""
-    return _TERMINAL_UNSAFE.sub(_escaped, text)
+    if text.isprintable():  # no control character, no surrogate: nothing to escape
+        return text
+    return re.sub(_TERMINAL_UNSAFE, _escaped, text)
 
 
 def json_safe(value: Any, depth: int = 0) -> Any:
@@ -38,7 +43,9 @@ def json_safe(value: Any, depth: int = 0) -> Any:
     lone surrogates in text (keys too) replaced by U+FFFD, and anything nested deeper than
     MAX_SHOWN_DEPTH replaced by a note."""
     if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
+        if value.isprintable():  # no surrogate in it
+            return value
+        return re.sub(_SURROGATE, "\ufffd", value)
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if depth >= MAX_SHOWN_DEPTH:
