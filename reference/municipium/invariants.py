@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from reference.municipium.state import PHASES, State
+from reference.municipium.state import PHASES, Institution, PlayerState, State
 from reference.municipium.tables import KINDS, Tables
 
 
 class Memo:
-    """The card piles last found sound, kept by one engine: a pile that is the very same
-    tuple (states are frozen and share what an event left alone) still holds the same cards.
-    Sorting every family's cards and the common cards after every event is what it saves."""
+    """The parts of a state last checked, kept by one engine: a part that is the very same
+    object (states are frozen and share what an event left alone) still gives the same
+    answer. Sorting every family's cards and the common cards, and counting the families'
+    and the institutions' pieces, after every event is what it saves."""
 
     def __init__(self, round_key: tuple[int, str] = (0, "")) -> None:
         self.round_key = round_key
         """The round (``round_of``) this memo serves: a new round starts it empty."""
         self.family_cards: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         """Each family's (cards in hand, spent cards) last found to be its cards once each."""
+        self.families: tuple[dict[str, PlayerState], Count] | None = None
+        """The families (``State.players``) last counted, with their count."""
+        self.places: tuple[dict[str, Institution], bool, Count] | None = None
+        """The institutions last counted, whether citizen fields were in play, the count."""
         self.common: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         """The (common deck, discard pile) last found to hold the common cards once each."""
         self.temple: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -28,28 +33,19 @@ def round_of(state: State) -> tuple[int, str]:
     return (state.round, "over" if state.phase == "over" else "")
 
 
-def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> list[str]:
-    """Every broken invariant: pieces conserved, sets exchanged, turn fields sane. Without
-    a ``memo`` every card pile is checked; with one, only those not found sound before."""
+Count = tuple[tuple[int, ...], int, int, tuple[str, ...]]
+"""What some parts of a state hold towards the game's totals: citizens (in ``KINDS``
+order), favours and wreaths; and what is wrong with those parts."""
+
+
+def families_count(t: Tables, players: dict[str, PlayerState], memo: Memo | None) -> Count:
+    """The families' citizens, favours and wreaths, and their broken invariants: members
+    conserved, no unexchanged set, family cards once each (those piles found sound in
+    ``memo`` are not sorted again)."""
     bad: list[str] = []
-    players = state.players
-    names = tuple(players)
-    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
-        bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
-    if state.phase not in PHASES:
-        bad.append(f"unknown phase {state.phase!r}")
-    if state.current not in players:
-        bad.append(f"current player {state.current!r} is not in the game")
-    temple = (state.temple_order, names)
-    known = memo.temple if memo else None
-    if known is None or known[0] is not temple[0] or known[1] != names:
-        if sorted(state.temple_order) != sorted(names):
-            bad.append(f"temple order {state.temple_order} is not the families {names}")
-        elif memo:
-            memo.temple = temple
-    citizens = dict(state.bag)
-    favours = state.favour_supply
-    wreaths = state.wreath_supply
+    citizens = dict.fromkeys(KINDS, 0)
+    favours = 0
+    wreaths = 0
     for name, p in players.items():
         crowned = sum(p.wreathed.values())
         on_board = sum(p.members.values()) + crowned
@@ -73,9 +69,19 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
                 bad.append(f"{name}'s family cards {cards} are not {list(t.family_ids)}")
             elif memo:
                 memo.family_cards[name] = (p.family_cards, p.spent_cards)
-    fields = len(names) >= t.field_min_players
+    return (tuple(citizens[kind] for kind in KINDS), favours, wreaths, tuple(bad))
+
+
+def places_count(
+    t: Tables, institutions: dict[str, Institution], fields: bool, players: int
+) -> Count:
+    """The institutions' citizens and favours (they hold no wreaths), and their broken
+    invariants (``fields``: whether citizen fields are in play with ``players`` families)."""
+    bad: list[str] = []
+    citizens = dict.fromkeys(KINDS, 0)
+    favours = 0
     home = t.home
-    for name, place in state.institutions.items():
+    for name, place in institutions.items():
         citizens[home[name]] += place.citizens
         if place.citizens > 2:
             bad.append(f"the {name} holds {place.citizens} citizens; 3 trigger a citizen event")
@@ -84,9 +90,53 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
         if place.citizen_field is not None:
             citizens[place.citizen_field] += 1
             if not fields:
-                bad.append(f"the {name} has a citizen field in a {len(names)}-player game")
+                bad.append(f"the {name} has a citizen field in a {players}-player game")
         if name not in t.meeting_rooms and (place.favour or place.citizen_field is not None):
             bad.append(f"the {name} has no meeting room but holds a favour or field citizen")
+    return (tuple(citizens[kind] for kind in KINDS), favours, 0, tuple(bad))
+
+
+def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> list[str]:
+    """Every broken invariant: pieces conserved, sets exchanged, turn fields sane. Without
+    a ``memo`` every card pile is checked; with one, only those not found sound before."""
+    bad: list[str] = []
+    players = state.players
+    names = tuple(players)
+    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
+        bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
+    if state.phase not in PHASES:
+        bad.append(f"unknown phase {state.phase!r}")
+    if state.current not in players:
+        bad.append(f"current player {state.current!r} is not in the game")
+    temple = (state.temple_order, names)
+    known = memo.temple if memo else None
+    if known is None or known[0] is not temple[0] or known[1] != names:
+        if sorted(state.temple_order) != sorted(names):
+            bad.append(f"temple order {state.temple_order} is not the families {names}")
+        elif memo:
+            memo.temple = temple
+    fields = len(names) >= t.field_min_players
+    counted = memo.families if memo else None
+    if counted is not None and counted[0] is players:
+        families = counted[1]
+    else:
+        families = families_count(t, players, memo)
+        if memo:
+            memo.families = (players, families)
+    placed = memo.places if memo else None
+    if placed is not None and placed[0] is state.institutions and placed[1] == fields:
+        places = placed[2]
+    else:
+        places = places_count(t, state.institutions, fields, len(names))
+        if memo:
+            memo.places = (state.institutions, fields, places)
+    bad += families[3]
+    bad += places[3]
+    citizens = dict(state.bag)
+    for kind, held, kept in zip(KINDS, families[0], places[0], strict=True):
+        citizens[kind] += held + kept
+    favours = state.favour_supply + families[1] + places[1]
+    wreaths = state.wreath_supply + families[2]
     if state.drawn is not None:
         citizens[state.drawn] += 1
     for kind in KINDS:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.municipium.events import (
+    EVENT_TYPES,
     DrawCitizen,
     DrawCommon,
     MoveMember,
@@ -59,19 +62,50 @@ def expect_kind(kind: str) -> None:
         )
 
 
+NameFields = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""An event class's fields that give names: institutions, paths of institutions, citizen
+kinds and families, each in the order ``expect_known_names`` checks them."""
+
+ANY_NAME_FIELDS: NameFields = (
+    ("institution", "origin", "destination"),
+    ("path",),
+    ("kind",),
+    ("family", "victim"),
+)
+"""Every field of any event that gives a name (for an event class not in ``NAME_FIELDS``)."""
+
+
+def name_fields(cls: type) -> NameFields:
+    """The fields of ``cls`` (an attrs event class) among ``ANY_NAME_FIELDS``, in order."""
+    own = attrs.fields_dict(cls)
+    return (
+        tuple(f for f in ANY_NAME_FIELDS[0] if f in own),
+        tuple(f for f in ANY_NAME_FIELDS[1] if f in own),
+        tuple(f for f in ANY_NAME_FIELDS[2] if f in own),
+        tuple(f for f in ANY_NAME_FIELDS[3] if f in own),
+    )
+
+
+NAME_FIELDS: dict[type, NameFields] = {cls: name_fields(cls) for cls in EVENT_TYPES}
+"""Each event class's name fields, found once (the classes are fixed; so are their fields)."""
+
+
 def expect_known_names(state: State, event: Any) -> None:
     """Every name an event gives (institutions, citizen kinds, families) names something in
     this game; else the event is malformed, before any rule is judged (even whose turn)."""
-    for field in ("institution", "origin", "destination"):
+    places, paths, kinds, families = NAME_FIELDS.get(type(event), ANY_NAME_FIELDS)
+    for field in places:
         value = getattr(event, field, None)
         if isinstance(value, str):
             expect_institution(value)
-    for value in getattr(event, "path", ()):
-        expect_institution(value)
-    kind = getattr(event, "kind", None)
-    if isinstance(kind, str):
-        expect_kind(kind)
-    for field in ("family", "victim"):
+    for field in paths:
+        for value in getattr(event, field, ()):
+            expect_institution(value)
+    for field in kinds:
+        kind = getattr(event, field, None)
+        if isinstance(kind, str):
+            expect_kind(kind)
+    for field in families:
         value = getattr(event, field, None)
         if isinstance(value, str):
             expect_family(state, value, field)

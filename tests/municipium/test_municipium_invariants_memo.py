@@ -1,0 +1,108 @@
+"""The invariant memo (reference/municipium/invariants.py): a part of the state that is the
+very same object as last time is not counted again, and a new object always is. Each test
+would fail if the memo answered for a part it did not check."""
+
+from __future__ import annotations
+
+import attrs
+
+from reference.municipium.engine import Municipium
+from reference.municipium.invariants import Memo, invariant_failures, round_of
+from reference.municipium.state import State
+
+
+def game() -> Municipium:
+    return Municipium({}, full_checks=False)
+
+
+def warmed(g: Municipium, state: State) -> Memo:
+    """A memo that has checked ``state`` (sound) once."""
+    memo = Memo(round_of(state))
+    assert invariant_failures(g.tables, state, memo) == []
+    assert memo.families is not None and memo.places is not None
+    return memo
+
+
+def test_a_new_family_is_counted_again() -> None:
+    # red takes an extra member out of nowhere: 1 more on the board than the game has.
+    g = game()
+    state = g.new_game(["red", "blue", "green"])
+    memo = warmed(g, state)
+    red = state.players["red"]
+    members = dict(red.members, temple=red.members["temple"] + 1)
+    players = dict(state.players, red=attrs.evolve(red, members=members))
+    broken = attrs.evolve(state, players=players)
+    members_now = sum(members.values()) + sum(red.wreathed.values())
+    expected = f"red has {members_now} + {red.unplaced} members, not {g.tables.members}"
+    assert invariant_failures(g.tables, broken, memo) == [expected]
+    assert invariant_failures(g.tables, broken) == [expected]
+
+
+def test_a_new_family_citizen_is_counted_in_the_totals() -> None:
+    # blue gains a priest from nowhere: one priest too many in the game.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    blue = state.players["blue"]
+    citizens = dict(blue.citizens, priest=blue.citizens["priest"] + 1)
+    players = dict(state.players, blue=attrs.evolve(blue, citizens=citizens))
+    broken = attrs.evolve(state, players=players)
+    per_kind = g.tables.citizens_per_kind
+    expected = [f"{per_kind + 1} priest citizens in the game, not {per_kind}"]
+    assert invariant_failures(g.tables, broken, memo) == expected
+
+
+def test_new_institutions_are_counted_again() -> None:
+    # The temple's common area (one citizen at setup) gets two more from the bag: the totals
+    # hold, but three would have made a citizen event.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    kind = g.tables.home["temple"]
+    places = dict(state.institutions)
+    added = 3 - places["temple"].citizens
+    places["temple"] = attrs.evolve(places["temple"], citizens=3)
+    bag = dict(state.bag, **{kind: state.bag[kind] - added})
+    broken = attrs.evolve(state, institutions=places, bag=bag)
+    expected = ["the temple holds 3 citizens; 3 trigger a citizen event"]
+    assert invariant_failures(g.tables, broken, memo) == expected
+
+
+def test_the_same_unsound_parts_give_the_same_failures_from_the_memo() -> None:
+    # The memo keeps what was wrong too: the very same broken families and institutions
+    # are reported again on the next state that shares them.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    red = state.players["red"]
+    players = dict(state.players, red=attrs.evolve(red, unplaced=red.unplaced + 2))
+    places = dict(state.institutions)
+    places["forum"] = attrs.evolve(places["forum"], citizens=5)
+    broken = attrs.evolve(state, players=players, institutions=places)
+    memo = Memo(round_of(broken))
+    first = invariant_failures(g.tables, broken, memo)
+    assert any("red has" in f for f in first)
+    assert any("the forum holds 5 citizens" in f for f in first)
+    again = attrs.evolve(broken, current="blue")
+    assert again.players is broken.players and again.institutions is broken.institutions
+    assert invariant_failures(g.tables, again, memo) == first
+    assert invariant_failures(g.tables, again) == first
+
+
+def test_the_same_institutions_with_fewer_families_are_checked_again() -> None:
+    # A citizen field is sound with 3 families, not with 2: the memo of the institutions
+    # holds only for the same number of families.
+    g = game()
+    three = g.new_game(["red", "blue", "green"])
+    room = g.tables.meeting_rooms[0]
+    kind = g.tables.home[room]
+    places = dict(three.institutions)
+    places[room] = attrs.evolve(places[room], citizen_field=kind)
+    bag = dict(three.bag, **{kind: three.bag[kind] - 1})
+    sound = attrs.evolve(three, institutions=places, bag=bag)
+    memo = warmed(g, sound)
+    players = {n: p for n, p in sound.players.items() if n != "green"}
+    two = attrs.evolve(sound, players=players, temple_order=("red", "blue"), current="red")
+    assert two.institutions is sound.institutions
+    expected = invariant_failures(g.tables, two)
+    assert f"the {room} has a citizen field in a 2-player game" in expected
+    assert invariant_failures(g.tables, two, memo) == expected
