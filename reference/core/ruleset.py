@@ -17,7 +17,8 @@ The shell does the rest: reading options and the profile, loading the catalogue 
 checking player names, and, in ``apply``, the order every game judges an event in: known
 event type (else MalformedEvent), game not over (CORE-END-01), names it knows (else
 MalformedEvent), right actor (the game's turn rule), the game's pre-event check, the
-handler, the game's post-event step.
+handler, the game's post-event step. ``apply_not_over`` is the same but the end check, for
+``reference.core.game.step``, which asks the end first itself (so a step asks it once).
 """
 
 from __future__ import annotations
@@ -181,13 +182,17 @@ class RuleSet(Generic[O, T, S, E]):
 
     def pending_now(self, state: S) -> tuple[str, ...]:
         """``pending``, worked out once per state (what the turn rule asks)."""
+        return self._turn_facts(state)[1]
+
+    def _turn_facts(self, state: S) -> tuple[str, tuple[str, ...]]:
+        """The player to act and the pending players, worked out once per state."""
         last = self._last_turn
         if last[0] is state and last[2] is not None:
-            return last[2]
+            return last[1], last[2]
         actor = self.to_act(state)
         due = self.pending(state)
         self._last_turn = (state, actor, due)
-        return due
+        return actor, due
 
     def legal_events(self, state: S) -> list[E]:
         """Every legal event here, in a stable order (for CHANCE: every outcome)."""
@@ -216,28 +221,52 @@ class RuleSet(Generic[O, T, S, E]):
             RuleViolation: the event breaks a rule here (with its catalogue id); any event
                 after the end is CORE-END-01.
         """
-        handler = self.handlers.get(type(event))
-        if handler is None:
-            known = ", ".join(cls.type for cls in self.event_types)
-            raise MalformedEvent(
-                f"not a {self.name} event: {type(event).__name__} (known types: {known})"
-            )
+        self._handler(event)
         # CORE-END-01: once the game has ended no event is accepted.
         if self.is_over(state):
             raise RuleViolation("CORE-END-01", GAME_OVER_MESSAGE)
+        return self.apply_not_over(state, event)
+
+    def apply_not_over(self, state: S, event: E) -> S:
+        """``apply`` for a state its caller has just found not over: every other check, in
+        the same order. ``reference.core.game.step`` asks ``is_over`` first (its own
+        CORE-END-01) and then calls this, so a step asks the end once, not twice. Never call
+        it without that check: it is the one check this leaves out."""
+        handler = self.handlers.get(type(event))
+        if handler is None:
+            handler = self._handler(event)  # raises MalformedEvent
         self.check_names(state, event)
         # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
         self.check_turn(state, event)
         self.before_event(state, event)
         return self.after_event(state, handler(self.tables, state, event))
 
+    def _handler(self, event: E) -> Handler[T, S]:
+        """The event's handler; MalformedEvent when it is not one of this game's events."""
+        handler = self.handlers.get(type(event))
+        if handler is None:
+            known = ", ".join(cls.type for cls in self.event_types)
+            raise MalformedEvent(
+                f"not a {self.name} event: {type(event).__name__} (known types: {known})"
+            )
+        return handler
+
     def check_turn(self, state: S, event: E) -> None:
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
-        says why the player to act is asked (``why_to_act``), built only when it is given."""
+        says why the player to act is asked (``why_to_act``), built only when it is given.
+        The usual case, the event's player among those pending (or a chance outcome at a
+        chance node), is judged here from the turn facts worked out once for this state;
+        any other event goes to ``check_actor``, which words the verdict."""
+        actor, due = self._turn_facts(state)
+        player = getattr(event, "player", None)
+        if actor == CHANCE:
+            if player is None:
+                return
+        elif player is not None and player in (due or (actor,)):
+            return
         try:
-            check_actor(self, state, event, self.turn_rule, self.pending_now(state))
+            check_actor(self, state, event, self.turn_rule, due)
         except RuleViolation as exc:
-            actor = self.to_act(state)
             why = self.why_to_act(state, actor) if actor != CHANCE else ""
             if not why:
                 raise

@@ -27,7 +27,9 @@ def test_an_engine_crash_in_validate_is_exit_3_and_ours(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = write_log(tmp_path, list(played("milestones")[:3]))
-    monkeypatch.setattr(type(make_game("milestones", {})), "apply", _crash)
+    # step (reference/core/game.py) calls the shell's apply_not_over, not apply; the message
+    # below proves the injected crash was the one reached.
+    monkeypatch.setattr(type(make_game("milestones", {})), "apply_not_over", _crash)
     code, (verdict,) = validate_json(str(log))
     assert (code, verdict["status"]) == (3, "internal_error")
     assert verdict["message"].startswith("internal error in rules-oracle, please report")

@@ -270,9 +270,12 @@ def test_internal_error_is_ours_not_the_users(
     def crash(self: object, state: object, event: object) -> object:
         raise KeyError("oops")
 
-    monkeypatch.setattr(toygame.ToyGame, "apply", crash)
+    # step calls the shell's apply_not_over (apply without its second end check).
+    monkeypatch.setattr(toygame.ToyGame, "apply_not_over", crash)
     code, (v,) = run_json(str(log))
     assert (code, v["status"]) == (3, "internal_error")
+    assert "KeyError" in str(v["message"])  # the crash, not the broken invariant above
+    assert "coins appeared" not in str(v["message"])
 
 
 @pytest.mark.parametrize(
