@@ -19,6 +19,8 @@ from reference.milestones.state import MainBoard, State
 from reference.milestones.tables import Tables
 
 SUPPLY_KEYS = frozenset((*ITEMS, *PIECES))
+GOODS_OF = operator.itemgetter(*GOODS)
+"""The counts of the goods, in GOODS order, from a supply or a player's goods."""
 
 
 class InvariantChecker:
@@ -43,15 +45,20 @@ class InvariantChecker:
         if state.supply.keys() != SUPPLY_KEYS:
             return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
         players = state.players.values()
-        # Goods cubes and coins: players plus supply hold every component.
-        for good in GOODS:
-            total = state.supply[good] + sum(p.goods[good] for p in players)
-            if total != tables.cubes_per_good or state.supply[good] < 0:
+        # Goods cubes and coins: players plus supply hold every component (one pass over
+        # the players, each good's count read in GOODS order).
+        supply = state.supply
+        totals = list(GOODS_OF(supply))
+        coins = supply[COIN]
+        for p in players:
+            totals = list(map(operator.add, totals, GOODS_OF(p.goods)))
+            coins += p.coins
+        for good, total in zip(GOODS, totals, strict=True):
+            if total != tables.cubes_per_good or supply[good] < 0:
                 failures.append(
                     f"{good}: {total} cubes in play, the game has {tables.cubes_per_good}"
                 )
-        coins = state.supply[COIN] + sum(p.coins for p in players)
-        if coins != tables.coins or state.supply[COIN] < 0:
+        if coins != tables.coins or supply[COIN] < 0:
             failures.append(f"coins: {coins} in play, the game has {tables.coins}")
         key = (
             state.board,
