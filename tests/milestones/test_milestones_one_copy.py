@@ -4,9 +4,10 @@ goods and coins are counted in one pass over the players: expectations worked ou
 from __future__ import annotations
 
 import attrs
-from milestones_fixture import at, give, standard
+from milestones_fixture import PROFILE, at, give, standard
 
 from reference.core.game import step
+from reference.milestones.engine import MilestonesGame
 from reference.milestones.events import EndTurn, HireWorkerTile, Move
 
 
@@ -86,4 +87,31 @@ def test_goods_and_coins_conservation_reads_every_player() -> None:
         f"wood: {cubes - 1} cubes in play, the game has {cubes}",
         f"sand: {cubes + 2} cubes in play, the game has {cubes}",
         f"coins: {coins + 1} in play, the game has {coins}",
+    ]
+
+
+def test_piece_stocks_are_rechecked_when_only_the_supply_changes() -> None:
+    """The incremental check (full_checks off) keeps the pieces placed while the board and
+    the workers stay the same objects, but every change to a piece stock is counted again."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    assert game.invariant_failures(state) == []
+    roads = state.supply["road_pieces"]
+    covers = state.supply["cover_tiles"]
+    short = attrs.evolve(state, supply={**state.supply, "road_pieces": roads - 1})
+    assert short.board is state.board
+    assert game.invariant_failures(short) == [f"road_pieces: 0 placed + {roads - 1} in supply"]
+    extra = attrs.evolve(short, supply={**short.supply, "cover_tiles": covers + 2})
+    assert game.invariant_failures(extra) == [
+        f"road_pieces: 0 placed + {roads - 1} in supply",
+        f"cover_tiles: 0 placed + {covers + 2} in supply",
+    ]
+    assert game.invariant_failures(state) == []
+    # A covered worker (same board, new workers) with the tile still in the supply: caught.
+    a = state.players["a"]
+    w1 = a.workers["W1"]
+    assert w1 is not None
+    covered = {**a.workers, "W1": attrs.evolve(w1, covered=True)}
+    players = {**state.players, "a": attrs.evolve(a, workers=covered)}
+    assert game.invariant_failures(attrs.evolve(state, players=players)) == [
+        f"cover_tiles: 1 placed + {covers} in supply"
     ]
