@@ -19,6 +19,10 @@ from reference.milestones.state import MainBoard, State
 from reference.milestones.tables import Tables
 
 SUPPLY_KEYS = frozenset((*ITEMS, *PIECES))
+GOODS_OF = operator.itemgetter(*GOODS)
+PIECES_OF = operator.itemgetter(*PIECES)
+"""The piece stocks of the supply, in PIECES order."""
+"""The counts of the goods, in GOODS order, from a supply or a player's goods."""
 
 
 class InvariantChecker:
@@ -29,6 +33,8 @@ class InvariantChecker:
         self._key: tuple[Any, ...] = ()
         self._placed: dict[str, int] = {}
         self._failures: list[str] = []
+        self._stocks: tuple[int, ...] | None = None
+        self._piece_failures: list[str] = []
         self._stage = ""
 
     def __call__(self, state: State, full: bool = False) -> list[str]:
@@ -43,15 +49,20 @@ class InvariantChecker:
         if state.supply.keys() != SUPPLY_KEYS:
             return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
         players = state.players.values()
-        # Goods cubes and coins: players plus supply hold every component.
-        for good in GOODS:
-            total = state.supply[good] + sum(p.goods[good] for p in players)
-            if total != tables.cubes_per_good or state.supply[good] < 0:
+        # Goods cubes and coins: players plus supply hold every component (one pass over
+        # the players, each good's count read in GOODS order).
+        supply = state.supply
+        totals = list(GOODS_OF(supply))
+        coins = supply[COIN]
+        for p in players:
+            totals = list(map(operator.add, totals, GOODS_OF(p.goods)))
+            coins += p.coins
+        for good, total in zip(GOODS, totals, strict=True):
+            if total != tables.cubes_per_good or supply[good] < 0:
                 failures.append(
                     f"{good}: {total} cubes in play, the game has {tables.cubes_per_good}"
                 )
-        coins = state.supply[COIN] + sum(p.coins for p in players)
-        if coins != tables.coins or state.supply[COIN] < 0:
+        if coins != tables.coins or supply[COIN] < 0:
             failures.append(f"coins: {coins} in play, the game has {tables.coins}")
         key = (
             state.board,
@@ -67,11 +78,15 @@ class InvariantChecker:
         if len(key) != len(self._key) or not all(map(operator.is_, key, self._key)):
             self._placed, self._failures = placed_and_tiles(tables, state)
             self._key = key
+            self._stocks = None
         failures += self._failures
-        # Pieces on the main board (and cover tiles on workers) plus the supply.
-        for piece, n in self._placed.items():
-            if n + state.supply[piece] != tables.pieces[piece] or state.supply[piece] < 0:
-                failures.append(f"{piece}: {n} placed + {state.supply[piece]} in supply")
+        # Pieces on the main board (and cover tiles on workers) plus the supply: recounted
+        # when the pieces placed (above) or the supply's piece stocks changed.
+        stocks = PIECES_OF(supply)
+        if stocks != self._stocks:
+            self._piece_failures = piece_failures(tables, self._placed, supply)
+            self._stocks = stocks
+        failures += self._piece_failures
         # Turn bookkeeping.
         if state.phase in (DRAFT, TURNS) and state.current not in state.players:
             failures.append(f"the player to act {state.current!r} is not in the game")
@@ -80,6 +95,15 @@ class InvariantChecker:
         if state.phase == OVER and (state.returns_due or state.cover_due or state.pending_bonus):
             failures.append("the game ended with a Castle tax or a bonus claim open")
         return failures
+
+
+def piece_failures(tables: Tables, placed: dict[str, int], supply: dict[str, int]) -> list[str]:
+    """Each kind of piece: the pieces placed plus the supply's stock make the game's count."""
+    failures: list[str] = []
+    for piece, n in placed.items():
+        if n + supply[piece] != tables.pieces[piece] or supply[piece] < 0:
+            failures.append(f"{piece}: {n} placed + {supply[piece]} in supply")
+    return failures
 
 
 def stage_of(state: State) -> str:

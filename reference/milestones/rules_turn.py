@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from reference.core.errors import RuleViolation
 from reference.core.state import added, next_seat, taken
 from reference.milestones.common import require_turn, uncovered, with_player
@@ -53,13 +56,13 @@ def order_bonus(player: PlayerState) -> bool:
     return bool(numbers) and all(a <= b for a, b in zip(numbers, numbers[1:], strict=False))
 
 
-def leave_space(tables: Tables, state: State) -> State:
-    """Leaving the Trading House after hiring starts the refill of the display."""
+def leave_space(tables: Tables, state: State) -> dict[str, Any]:
+    """The state's changes when the pawn leaves its space (none, or the display refill)."""
     if not state.hired:
-        return state
+        return {}
     # MIL-TRADE-04: the display is refilled only when the player is done at the Trading House.
     due = len(state.display) < tables.display_size and bool(state.draw_pile)
-    return evolve(state, hired=False, refill_due=due)
+    return {"hired": False, "refill_due": due}
 
 
 def move(tables: Tables, state: State, event: Move) -> State:
@@ -78,7 +81,7 @@ def move(tables: Tables, state: State, event: Move) -> State:
             "MIL-MOVE-02",
             f"the pawn never passes the Castle: from {player.position} at most {limit}",
         )
-    state = leave_space(tables, state)
+    changes = leave_space(tables, state)
     start = LOOP_INDEX[player.position]
     landing = LOOP[(start + event.steps) % len(LOOP)]
     good, amount = production(tables, player, start, event.steps)
@@ -97,26 +100,25 @@ def move(tables: Tables, state: State, event: Move) -> State:
             player = evolve(player, position=landing, goods=goods)
     else:
         player = evolve(player, position=landing)
-    players = dict(state.players)
-    players[event.player] = player
-    state = evolve(state, players=players, supply=supply, moves_made=state.moves_made + 1)
     if landing == CASTLE:
-        state = castle_tax(tables, state, event.player)
-    return state
+        changes.update(castle_tax(tables, player, supply))
+    # One copy of the state for the whole move.
+    return with_player(
+        state, event.player, player, supply=supply, moves_made=state.moves_made + 1, **changes
+    )
 
 
-def castle_tax(tables: Tables, state: State, name: str) -> State:
-    """Landing on the Castle: what the player must give back and whether to cover a worker."""
-    player = state.players[name]
+def castle_tax(tables: Tables, player: PlayerState, supply: Mapping[str, int]) -> dict[str, Any]:
+    """Landing on the Castle: what the player must give back and whether to cover a worker
+    (the state's changes), from the player and the supply after the move."""
     # MIL-CASTLE-02: keep at most three goods and coins together; give back the rest.
     held = player.coins + sum(player.goods.values())
     # MIL-CASTLE-03: with more than two uncovered workers, cover one.
     # MIL-CASTLE-05: with no cover tile left in the supply, nobody is covered.
     cover = (
-        len(uncovered(player.workers)) > tables.cover_if_workers_over
-        and state.supply["cover_tiles"] > 0
+        len(uncovered(player.workers)) > tables.cover_if_workers_over and supply["cover_tiles"] > 0
     )
-    return evolve(state, returns_due=max(0, held - tables.keep_max), cover_due=cover)
+    return {"returns_due": max(0, held - tables.keep_max), "cover_due": cover}
 
 
 def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> State:
@@ -165,12 +167,14 @@ def end_turn(tables: Tables, state: State, event: EndTurn) -> State:
         raise RuleViolation(
             "MIL-TURN-02", f"{event.player} has made {state.moves_made} of the two moves"
         )
-    state = leave_space(tables, state)
+    changes = leave_space(tables, state)
     following = next_seat(list(state.players), event.player)
     # MIL-END-03: after the triggering turn every other player has one more turn, then the end.
     if state.end_trigger is not None and following == state.end_trigger:
-        return final_scoring(tables, evolve(state, refill_due=False))
-    return evolve(state, current=following, moves_made=0)
+        changes["refill_due"] = False
+        return final_scoring(tables, state, changes)
+    # One copy of the state for the whole end of the turn.
+    return evolve(state, current=following, moves_made=0, **changes)
 
 
 def majority_counts(tables: Tables, player: PlayerState) -> dict[str, int]:
@@ -181,8 +185,9 @@ def majority_counts(tables: Tables, player: PlayerState) -> dict[str, int]:
     return counts
 
 
-def final_scoring(tables: Tables, state: State) -> State:
-    """The worker majorities, then the game is over."""
+def final_scoring(tables: Tables, state: State, changes: Mapping[str, Any] | None = None) -> State:
+    """The worker majorities, then the game is over (with any other `changes` to the state,
+    all in one copy)."""
     counts = {name: majority_counts(tables, p) for name, p in state.players.items()}
     extra = dict.fromkeys(state.players, 0)
     # MIL-END-04: per kind, the most workers alone scores 5; players tied for most score 2
@@ -195,7 +200,9 @@ def final_scoring(tables: Tables, state: State) -> State:
         for name in top:
             extra[name] += tables.majority_win_vp if len(top) == 1 else tables.majority_tie_vp
     players = {name: evolve(p, vp=p.vp + extra[name]) for name, p in state.players.items()}
-    return evolve(state, players=players, phase=OVER, majority_vp=extra, current="")
+    return evolve(
+        state, players=players, phase=OVER, majority_vp=extra, current="", **(changes or {})
+    )
 
 
 def winners(state: State, tie_break: str) -> tuple[str, ...]:
