@@ -330,3 +330,65 @@ def test_PAL_CHAIN_04_lone_icon_needs_room_for_a_partner() -> None:
     assert rule_of(game, state, Conquer("a", "legion"), PlaceTile("a", "L:H+W", "1,1")) == (
         "PAL-CHAIN-04"
     )
+
+
+# ------------------------------------------------------------------ incremental invariant checks
+
+
+def test_palmyra_coin_memo_sees_bank_and_player_changes() -> None:
+    """The incremental check (full_checks=False) sees a change of the bank alone (the
+    players dict the same object), and of one player's coins in a new players dict."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+    state = position(game)
+    assert game.invariant_failures(state) == []
+    bank_off = attrs.evolve(state, bank=state.bank + 1)
+    assert bank_off.players is state.players
+    assert any("coins not conserved" in f for f in game.invariant_failures(bank_off))
+    richer = {**state.players, "b": attrs.evolve(state.players["b"], coins=3)}
+    assert any(
+        "coins not conserved" in f
+        for f in game.invariant_failures(attrs.evolve(state, players=richer))
+    )
+    # One coin moved from the bank to b: sound again, with b's new coins counted.
+    paid = attrs.evolve(state, players=richer, bank=state.bank - 1)
+    assert game.invariant_failures(paid) == []
+
+
+def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
+    """The incremental check sees a piece left off the board when only the board changes,
+    and two pieces on one tile when only the players change."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+    state = position(game)
+    assert game.invariant_failures(state) == []
+    # a's legion stands on 0,0: the same players on a board where its tile is elsewhere.
+    board = {"4,0": "L:D", "2,0": "L:D", "1,0": "S:D"}
+    moved_board = attrs.evolve(state, board=board)
+    assert moved_board.players is state.players
+    assert "a's legion stands at '0,0', which is no land tile" in game.invariant_failures(
+        moved_board
+    )
+    # b's censor joins a's legion on 0,0, the board as it was.
+    crowded = {**state.players, "b": attrs.evolve(state.players["b"], censor="0,0")}
+    assert "two pieces stand on the tile at 0,0" in game.invariant_failures(
+        attrs.evolve(state, players=crowded)
+    )
+
+
+def test_palmyra_tile_memo_sees_board_and_supply_changes() -> None:
+    """The incremental check's tile-count memo: a tile more on the board (the players dict
+    the same object), or in a new players dict, is caught, and a rebuilt players dict
+    holding the same tiles, or a tile drawn into a supply, is sound."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+    state = position(game)
+    assert game.invariant_failures(state) == []
+    extra_tile = attrs.evolve(state, board={**state.board, "4,0": "L:M"})
+    assert extra_tile.players is state.players
+    assert any("tiles not conserved" in f for f in game.invariant_failures(extra_tile))
+    assert game.invariant_failures(state) == []
+    more = attrs.evolve(state.players["b"], supply=("L:M",))
+    gained = attrs.evolve(state, players={**state.players, "b": more})
+    assert any("tiles not conserved" in f for f in game.invariant_failures(gained))
+    # The same tiles in a new dict, and one taken from the stack into b's supply: sound.
+    assert game.invariant_failures(attrs.evolve(state, players=dict(state.players))) == []
+    drawn = attrs.evolve(gained, large_stack={"L:D": 2, "L:H": 2, "L:M": 1})
+    assert game.invariant_failures(drawn) == []
