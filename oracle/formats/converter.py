@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import cattrs
 from cattrs.cols import homogenous_tuple_structure_factory, list_structure_factory
+from cattrs.gen import make_dict_structure_fn
 from cattrs.v import format_exception
 
 from reference.core import paths
@@ -36,10 +37,12 @@ def _make_converter(detailed: bool = True) -> cattrs.Converter:
         conv.register_structure_hook(kind, _strict(kind))
     conv.register_structure_hook(float, _strict_float)
     conv.register_structure_hook_factory(_is_array, _array_hook)
+    conv.register_structure_hook_factory(attrs.has, _record_hook)
     return conv
 
 
 _NOT_A_LIST = "expected a list"
+_NOT_AN_OBJECT = "expected an object"
 
 
 def _is_array(kind: Any) -> bool:
@@ -66,6 +69,20 @@ def _array_hook(kind: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
     return structure
 
 
+def _record_hook(kind: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    """cattrs' own hook for the attrs class ``kind``, taking only an object (a mapping):
+    given a list or a string, cattrs' hook failed with "unknown error ('list' object has
+    no attribute 'keys')"."""
+    inner = make_dict_structure_fn(kind, conv)
+
+    def structure(value: Any, kind_: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{_NOT_AN_OBJECT}, got {type(value).__name__} {value!r}")
+        return inner(value, kind_)
+
+    return structure
+
+
 def _strict_float(value: Any, _: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"expected a number, got {type(value).__name__} {value!r}")
@@ -86,9 +103,10 @@ def describe(exc: BaseException) -> str:
 
 
 def _worded(exc: BaseException, kind: Any) -> str:
-    """cattrs' wording of one error, except an array hook's own, which names the JSON
-    type ("expected a list, got str 'ab'") where cattrs would name the Python one."""
-    if isinstance(exc, TypeError) and str(exc).startswith(_NOT_A_LIST):
+    """cattrs' wording of one error, except the array and object hooks' own, which name
+    the JSON type ("expected a list, got str 'ab'") where cattrs would name the Python one
+    or say "unknown error"."""
+    if isinstance(exc, TypeError) and str(exc).startswith((_NOT_A_LIST, _NOT_AN_OBJECT)):
         return str(exc)
     return format_exception(exc, kind)
 

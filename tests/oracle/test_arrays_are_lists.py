@@ -1,4 +1,5 @@
-"""A field the formats give as a JSON array takes only an array.
+"""A field the formats give as a JSON array takes only an array (and one they give as an
+object, only an object).
 
 cattrs structures a tuple or list field from any iterable by default, so a string stood
 for the tuple of its letters and an object for the tuple of its keys: a Municipium
@@ -81,3 +82,23 @@ def test_both_converters_take_arrays_only(converter: cattrs.Converter, kind: Any
         with pytest.raises((TypeError, cattrs.BaseValidationError)) as caught:
             converter.structure(value, kind)
         assert "expected a list" in describe(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ("\nexpect:\n", "expected an object, got list [1] @ $.expect"),
+        ("\ngiven:\n", "expected an object, got list [1] @ $.given"),
+    ],
+)
+def test_a_scenario_section_that_is_not_an_object_is_refused(
+    tmp_path: Path, edit: str, said: str
+) -> None:
+    # cattrs said "unknown error ('list' object has no attribute 'keys')"
+    text = SCENARIO.read_text(encoding="utf-8")
+    assert edit in text
+    bad = tmp_path / "s.yaml"
+    bad.write_text(text.replace(edit, edit.rstrip("\n") + " [1]\nleftover:\n"), encoding="utf-8")
+    with pytest.raises(BadScenario) as caught:
+        load_scenario(bad)
+    assert said in str(caught.value)
