@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import gzip
+import importlib.util
 import json
 import re
 import sys
@@ -59,16 +60,14 @@ def broken_json(lines: list[str]) -> tuple[list[str], int]:
     return [*lines[:4], lines[4][: len(lines[4]) // 2], *lines[5:]], 5
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple[str, int]]]:
-    """40 logs of the four games in nested folders, some gzipped; per game one wrong player
-    (illegal), one tampered claim (divergent), one broken line (malformed) among the first
-    three games' logs, and one truncated log (incomplete). Returns the folder and the
-    expected kind and line of each bad log."""
-    root = tmp_path_factory.mktemp("corpus")
+def write_corpus(root: Path, per_game: int) -> dict[str, tuple[str, int]]:
+    """``per_game`` logs of each of the four games in nested folders under ``root``, some
+    gzipped; one wrong player (illegal), one tampered claim (divergent), one broken line
+    (malformed) among the first three games' first three logs, and one truncated log
+    (incomplete). Returns the expected kind and line of each bad log."""
     expected: dict[str, tuple[str, int]] = {}
     for g, game in enumerate(GAMES):
-        for seed in range(PER_GAME):
+        for seed in range(per_game):
             lines = played(game, seed)
             name = f"{game}/{seed // 5}/{game}-{seed}.jsonl"
             if g < 3 and seed < 3:
@@ -90,7 +89,14 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tu
                     out.write(text)
             else:
                 path.write_text(text, encoding="utf-8")
-    return root, expected
+    return expected
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple[str, int]]]:
+    """40 logs (``write_corpus``): the folder and the expected kind and line of each bad log."""
+    root = tmp_path_factory.mktemp("corpus")
+    return root, write_corpus(root, PER_GAME)
 
 
 def report(*args: str) -> tuple[int, str]:
@@ -157,6 +163,37 @@ def test_dask_local_cluster_report_is_byte_identical(
     result = runner.invoke(app, ["validate", "--format", "json", "--dask", "local", str(root)])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert (result.exit_code, result.stdout) == one
+
+
+def test_200_logs_give_one_report_on_one_core_two_workers_and_dask(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # Issue 10's measure: a mixed corpus of 200 logs of all four games, 9 of them broken
+    # (3 illegal, 3 divergent, 3 malformed) and one incomplete; the same bytes every way.
+    root = tmp_path_factory.mktemp("corpus200")
+    expected = write_corpus(root, 50)
+    one = report("--format", "json", str(root))
+    summary = json.loads(one[1])["summary"]
+    assert (one[0], summary["total"], summary["by_status"]) == (
+        1,
+        200,
+        {
+            "valid": 190,
+            "incomplete": 1,
+            "malformed": 3,
+            "illegal": 3,
+            "divergent": 3,
+            "internal_error": 0,
+        },
+    )
+    assert len(expected) == 10
+    assert report("--format", "json", "--jobs", "2", str(root)) == one
+    text = report(str(root))
+    assert report("--jobs", "2", str(root)) == text
+    if importlib.util.find_spec("distributed") is not None:  # the dask extra
+        result = runner.invoke(app, ["validate", "--format", "json", "--dask", "local", str(root)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        assert (result.exit_code, result.stdout) == one
 
 
 def test_quiet_prints_failures_and_totals(
