@@ -45,6 +45,12 @@ _NOT_A_LIST = "expected a list"
 _NOT_AN_OBJECT = "expected an object"
 
 
+def _shown(value: Any) -> str:
+    """A value's type and its first 80 characters, for a one-line message."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 80 else text[:77] + '...'}"
+
+
 def _is_array(kind: Any) -> bool:
     """A list or a homogeneous tuple (``tuple[X, ...]``): what a JSON array structures to."""
     origin = typing.get_origin(kind)
@@ -63,7 +69,7 @@ def _array_hook(kind: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
 
     def structure(value: Any, kind_: Any) -> Any:
         if not isinstance(value, (list, tuple)):
-            raise TypeError(f"{_NOT_A_LIST}, got {type(value).__name__} {value!r}")
+            raise TypeError(f"{_NOT_A_LIST}, got {_shown(value)}")
         return inner(value, kind_)
 
     return structure
@@ -77,7 +83,7 @@ def _record_hook(kind: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]
 
     def structure(value: Any, kind_: Any) -> Any:
         if not isinstance(value, Mapping):
-            raise TypeError(f"{_NOT_AN_OBJECT}, got {type(value).__name__} {value!r}")
+            raise TypeError(f"{_NOT_AN_OBJECT}, got {_shown(value)}")
         return inner(value, kind_)
 
     return structure

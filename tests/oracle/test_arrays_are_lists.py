@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import cattrs
 import pytest
 
@@ -102,3 +103,16 @@ def test_a_scenario_section_that_is_not_an_object_is_refused(
     with pytest.raises(BadScenario) as caught:
         load_scenario(bad)
     assert said in str(caught.value)
+
+
+def test_a_long_value_is_shown_cut_short() -> None:
+    with pytest.raises(cattrs.BaseValidationError) as caught:
+        CONVERTER.structure({"players": "x" * 10_000}, Holder)
+    # repr is quote + 10,000 x + quote; its first 77 characters are the quote and 76 x
+    (message,) = describe(caught.value).split("; ")
+    assert message == "expected a list, got str '" + "x" * 76 + "... @ $.players"
+
+
+@attrs.frozen
+class Holder:
+    players: tuple[str, ...]
