@@ -141,12 +141,14 @@ def check_actor(
     event: E,
     rule_id: str,
     pending: Sequence[str] = (),
+    actor: str | None = None,
 ) -> None:
     """Shared turn-order rule: a player event must come from a player whose decision is
     pending (by default only ``to_act``; a set of independent decisions may be taken in any
     order); a chance outcome only when chance acts. ``rule_id`` is the game's own catalogue
-    id for it."""
-    actor = game.to_act(state)
+    id for it; ``actor``, when given, is ``to_act`` already worked out for this state."""
+    if actor is None:
+        actor = game.to_act(state)
     player = getattr(event, "player", None)
     if actor == CHANCE:
         if player is not None:

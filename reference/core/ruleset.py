@@ -254,18 +254,10 @@ class RuleSet(Generic[O, T, S, E]):
     def check_turn(self, state: S, event: E) -> None:
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
         says why the player to act is asked (``why_to_act``), built only when it is given.
-        The usual case, the event's player among those pending (or a chance outcome at a
-        chance node), is judged here from the turn facts worked out once for this state;
-        any other event goes to ``check_actor``, which words the verdict."""
+        The turn facts are worked out once for this state and given to ``check_actor``."""
         actor, due = self._turn_facts(state)
-        player = getattr(event, "player", None)
-        if actor == CHANCE:
-            if player is None:
-                return
-        elif player is not None and player in (due or (actor,)):
-            return
         try:
-            check_actor(self, state, event, self.turn_rule, due)
+            check_actor(self, state, event, self.turn_rule, due, actor)
         except RuleViolation as exc:
             why = self.why_to_act(state, actor) if actor != CHANCE else ""
             if not why:

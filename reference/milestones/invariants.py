@@ -20,9 +20,9 @@ from reference.milestones.tables import Tables
 
 SUPPLY_KEYS = frozenset((*ITEMS, *PIECES))
 GOODS_OF = operator.itemgetter(*GOODS)
+"""The counts of the goods, in GOODS order, from a supply or a player's goods."""
 PIECES_OF = operator.itemgetter(*PIECES)
 """The piece stocks of the supply, in PIECES order."""
-"""The counts of the goods, in GOODS order, from a supply or a player's goods."""
 
 
 class InvariantChecker:

@@ -98,9 +98,10 @@ def test_no_game_replaces_apply_so_step_judges_what_apply_judges(name: str) -> N
 
 @pytest.mark.parametrize("name", game_names())
 def test_the_turn_rule_shortcut_accepts_exactly_what_check_actor_accepts(name: str) -> None:
-    """check_turn accepts the usual event from its turn facts without check_actor: at each
+    """check_turn judges from the turn facts it worked out once for the state: at each
     state of a play-out, every seat's event and a chance outcome get the verdict
-    check_actor gives (accepted, or refused by the turn rule with its message)."""
+    check_actor gives when it asks to_act itself (accepted, or refused by the turn rule
+    with its message)."""
     game = make_game(name, {})
     states = _played(game, 400)
     chance = next(game.legal_events(s)[0] for s in states if game.to_act(s) == CHANCE)
