@@ -93,10 +93,11 @@ class RuleSet(Generic[O, T, S, E]):
     """The game's setup module: new_game(tables, players)."""
 
     full_checks: bool = False
-    """Check every invariant in full after every event. Off, a game may check after an event
-    only the invariants over what the event changed (reference/core/laws.py), and in full at
-    round ends. The test suite turns it on (tests/conftest.py); ``full_checks=`` sets it for
-    one rule set."""
+    """Check every invariant in full after every event. Off, a game may reuse what its last
+    check found for the parts of the state an event left as they were (the same objects:
+    each game's ``invariants`` module keeps that memo), and checks in full when its phase or
+    round changes. The test suite turns it on (tests/conftest.py); ``full_checks=`` sets it
+    for one rule set."""
 
     def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         """Read ``options`` (a ``profile`` key replaces data values) and the game's data.
