@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from functools import cache
 from typing import Any, TypeVar
 
 import attrs
@@ -37,19 +36,28 @@ _set = object.__setattr__
 @attrs.frozen
 class _Plan:
     """How to copy one attrs class: its init-able fields, one getter for all their values,
-    each validated field's validator, whether the shortcut applies, and whether its
-    instances keep their fields in a ``__dict__`` (copied whole)."""
+    each init-able field's validator (None for a field without one), whether the shortcut
+    applies, and whether its instances keep their fields in a ``__dict__`` (copied whole)."""
 
     names: tuple[str, ...]
-    known: frozenset[str]
     read: Callable[[Any], tuple[Any, ...]]
-    validators: dict[str, tuple[Any, attrs.Attribute[Any]]]
+    validators: dict[str, tuple[Any, attrs.Attribute[Any]] | None]
     direct: bool
     by_dict: bool
 
 
-@cache
+_PLANS: dict[type, _Plan] = {}
+"""Each class's plan, made at its first copy (a class is never changed after it is made)."""
+
+
 def _plan(cls: Any) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _make_plan(cls)
+    return plan
+
+
+def _make_plan(cls: Any) -> _Plan:
     fields = attrs.fields(cls)
     names = tuple(f.name for f in fields if f.init)
     if len(names) == 1:
@@ -64,10 +72,12 @@ def _plan(cls: Any) -> _Plan:
         and not hasattr(cls, "__attrs_pre_init__")
         and "_attrs_cached_hash" not in getattr(cls, "__slots__", ())
     )
-    validators = {f.name: (f.validator, f) for f in fields if f.validator is not None}
+    validators = {
+        f.name: None if f.validator is None else (f.validator, f) for f in fields if f.init
+    }
     # Every field in the instance's __dict__: no class of its line keeps any in slots.
     by_dict = direct and not any("__slots__" in vars(k) for k in cls.__mro__[:-1])
-    return _Plan(names, frozenset(names), read, validators, direct, by_dict)
+    return _Plan(names, read, validators, direct, by_dict)
 
 
 def evolve(inst: T, **changes: Any) -> T:
@@ -80,9 +90,6 @@ def evolve(inst: T, **changes: Any) -> T:
         values.update(changes)
         made: T = cls(**values)
         return made
-    if not plan.known.issuperset(changes):
-        unknown = next(name for name in changes if name not in plan.known)
-        raise TypeError(f"{cls.__name__} has no field {unknown!r}")
     new: T = object.__new__(cls)
     if plan.by_dict:
         _set(new, "__dict__", {**vars(inst), **changes})
@@ -90,10 +97,17 @@ def evolve(inst: T, **changes: Any) -> T:
         for name, value in zip(plan.names, plan.read(inst), strict=True):
             _set(new, name, value)
         for name, value in changes.items():
+            if name not in plan.validators:  # a slot it does not have: refused below
+                break
             _set(new, name, value)
+    # One look-up per changed field finds its validator and refuses a field the class does
+    # not have (the half-made copy is dropped with the error).
     validators = plan.validators
     for name, value in changes.items():
-        check = validators.get(name)
+        try:
+            check = validators[name]
+        except KeyError:
+            raise TypeError(f"{cls.__name__} has no field {name!r}") from None
         if check is not None:
             validator, field = check
             validator(new, field, value)
