@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from copy import copy as clone
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -15,7 +17,7 @@ from reference.core.trace import Recorder
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
-from reference.pillars.invariants import invariant_failures, unknown_cards
+from reference.pillars.invariants import InvariantChecker, invariant_failures, unknown_cards
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
 from reference.pillars.tables import read_tables
@@ -95,6 +97,11 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     legal_rules = legal
     setup_rules = rounds
 
+    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
+        super().__init__(options, full_checks)
+        self._invariants = InvariantChecker(self.tables.t)
+        """The invariant counts with their memo, for this rule set only."""
+
     def read_tables(self, data: DataSet, options: PillarsOptions) -> Ctx:
         """The typed tables (PIL data keys) with the options and the board's spaces."""
         return make_ctx(read_tables(data), options)
@@ -140,8 +147,10 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
         return Result(scores=scores, winners=winners)
 
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of ``state``."""
-        return invariant_failures(self.tables, state)
+        """Every broken invariant of ``state``: in full with ``full_checks`` and when the
+        round or phase changes, else counting again only what changed since the last
+        check (``InvariantChecker``)."""
+        return self._invariants(state, self.full_checks)
 
     def position_failures(self, state: State) -> list[str]:
         """Why a hand-written position could not arise in play: a card id that names no

@@ -1,4 +1,14 @@
-"""Cheap soundness checks run after every event."""
+"""The engine's own soundness checks, run after every event: cubes, cards, master builders
+and grey workers conserved, no negative stock, turn order sane.
+
+The counts over workers, cubes, cards and master builders only depend on parts of the
+state that most events leave untouched (a card taken leaves the cubes as they were; a cube
+bought leaves the cards). States are frozen and successive states share their unchanged
+parts (reference/core/evolve.py), so ``InvariantChecker`` remembers the last state it found
+sound and counts again only what is not the very same object there; it counts everything
+afresh when the round or phase changes (the game's end among them) and whenever the rule
+set checks in full (``full_checks``).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +16,117 @@ from collections.abc import Mapping
 
 from reference.pillars.flow import Ctx
 from reference.pillars.state import PHASES, State
+from reference.pillars.tables import Tables
 
 _NO_QUEUE_STAGES = frozenset({"draw", "event", "tax", "decide", "review", "place_passed", "over"})
+BUILDER_PHASES = frozenset({"builders", "actions"})
+"""Phases in which master builders are out of their owners' hands (in the bag, on the board,
+passed or drawn) and so are counted there."""
 
 
 def invariant_failures(ctx: Ctx, state: State) -> list[str]:
-    """Every broken invariant: cubes, cards, builders and grey workers conserved, no
-    negative stock, turn order sane."""
-    t = ctx.t
+    """Every broken invariant, counted in full."""
+    return full_failures(ctx.t, state)
+
+
+def full_failures(t: Tables, state: State) -> list[str]:
+    """Every broken invariant, counted in full: turn order, workers, cubes, cards and
+    master builders (in this order)."""
+    return [
+        *turn_failures(t, state),
+        *worker_failures(t, state),
+        *cube_failures(t, state),
+        *card_failures(t, state),
+        *builder_failures(state),
+    ]
+
+
+class InvariantChecker:
+    """``full_failures`` for one rule set, with the memo described above (one per rule
+    set: its tables are the ones counted against)."""
+
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        self._sound: State | None = None
+        """The last state checked, when it was found sound (else None: count in full)."""
+
+    def __call__(self, state: State, full: bool = False) -> list[str]:
+        """Every broken invariant of ``state`` (empty when sound), as ``full_failures``
+        finds them; ``full``: nothing is taken from the memo."""
+        last = self._sound
+        if (
+            full
+            or last is None
+            or state.round != last.round
+            or state.phase != last.phase
+            or state.seats is not last.seats
+        ):
+            bad = full_failures(self.t, state)
+        else:
+            bad = self._changed_failures(state, last)
+        self._sound = None if bad else state
+        return bad
+
+    def _changed_failures(self, state: State, last: State) -> list[str]:
+        """``full_failures`` of ``state``, given ``last`` (same round, phase and seats) was
+        found sound: a count whose parts are all the very objects of ``last`` finds nothing
+        again, so only the others are made (in ``full_failures``' order)."""
+        t = self.t
+        bad = turn_failures(t, state)
+        if bad:
+            # Players not keyed by seat (among others): the pairing below is by seat.
+            return full_failures(t, state)
+        workers = state.castle_workers != last.castle_workers
+        cubes = (
+            state.supply is not last.supply
+            or state.market is not last.market
+            or state.kings_court_metal != last.kings_court_metal
+        )
+        cards = (
+            state.card_supply is not last.card_supply
+            or state.craftsmen_out is not last.craftsmen_out
+            or state.shiring is not last.shiring
+            or state.kingsbridge is not last.kingsbridge
+            or state.advantages_out is not last.advantages_out
+            or state.craftsman_deck is not last.craftsman_deck
+            or state.advantage_deck is not last.advantage_deck
+            or state.events_unseen is not last.events_unseen
+            or state.events_seen is not last.events_seen
+        )
+        builders = (
+            state.drawn != last.drawn
+            or state.bag is not last.bag
+            or state.spaces is not last.spaces
+            or state.passed_builders is not last.passed_builders
+        )
+        if state.players is not last.players:
+            for p, q in zip(state.players.values(), last.players.values(), strict=True):
+                if p is q:
+                    continue
+                workers = (
+                    workers
+                    or p.workers_placed != q.workers_placed
+                    or p.grey_workers != q.grey_workers
+                    or p.grey_workers_next != q.grey_workers_next
+                    or p.workers != q.workers
+                )
+                cubes = cubes or p.resources is not q.resources
+                cards = cards or p.craftsmen is not q.craftsmen or p.advantages is not q.advantages
+                builders = builders or p.master_builders != q.master_builders
+        if workers:
+            bad += worker_failures(t, state)
+        if cubes:
+            bad += cube_failures(t, state)
+        if cards:
+            bad += card_failures(t, state)
+        if builders:
+            bad += builder_failures(state)
+        return bad
+
+
+def turn_failures(t: Tables, state: State) -> list[str]:
+    """Players keyed in seat order, start player, round and phase in bounds, somebody
+    queued to act."""
     bad: list[str] = []
     players = state.players
     if tuple(players) != state.seats:
@@ -22,6 +135,28 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
         bad.append(f"start player {state.start_player!r} is not a player")
     if not 1 <= state.round <= t.rounds or state.phase not in PHASES:
         bad.append(f"round {state.round} / phase {state.phase!r} out of bounds")
+    if state.stage not in _NO_QUEUE_STAGES and state.phase != "prepare" and not state.queue:
+        bad.append(f"stage {state.stage} has nobody to act")
+    return bad
+
+
+def worker_failures(t: Tables, state: State) -> list[str]:
+    """No more workers placed than available; grey workers conserved."""
+    bad: list[str] = []
+    grey = state.castle_workers
+    for name, p in state.players.items():
+        grey += p.grey_workers + p.grey_workers_next
+        if p.workers_placed > p.workers + p.grey_workers:
+            bad.append(f"{name}: more workers placed than available")
+    if grey != t.grey_workers:
+        bad.append(f"grey workers: {grey} found, {t.grey_workers} in the game")
+    return bad
+
+
+def cube_failures(t: Tables, state: State) -> list[str]:
+    """No negative stock; each kind of cube conserved: supply, market (metal: King's
+    Court) and players hold the game's cubes."""
+    bad: list[str] = []
     supply, market = state.supply, state.market
     if min(supply.values()) < 0 or min(market.values()) < 0 or state.kings_court_metal < 0:
         bad.append("negative stock in the supply, market or King's Court")
@@ -29,40 +164,32 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
     wood = supply["wood"] + market["wood"]
     stone = supply["stone"] + market["stone"]
     metal = supply["metal"] + state.kings_court_metal
-    crafts = len(state.craftsman_deck) + len(state.shiring) + len(state.craftsmen_out)
-    for c in state.card_supply:
-        if c in t.craftsmen:
-            crafts += 1
-    advantages = len(state.advantage_deck) + len(state.kingsbridge) + len(state.advantages_out)
-    grey = state.castle_workers
-    builders = state.phase in ("builders", "actions")
-    # Master builders are counted in the bag, on the board, passed, and the one drawn.
-    bag = state.bag
-    on_board = list(state.spaces.values()) if builders else []
-    passed = state.passed_builders
-    drawn = state.drawn
-    for name, p in players.items():
+    for p in state.players.values():
         r = p.resources
         sand += r["sand"]
         wood += r["wood"]
         stone += r["stone"]
         metal += r["metal"]
-        crafts += len(p.craftsmen)
-        advantages += len(p.advantages)
-        grey += p.grey_workers + p.grey_workers_next
-        if p.workers_placed > p.workers + p.grey_workers:
-            bad.append(f"{name}: more workers placed than available")
-        if builders:
-            count = bag.get(name, 0) + on_board.count(name) + passed.count(name)
-            if drawn == name:
-                count += 1
-            if count != p.master_builders:
-                bad.append(f"{name}: {count} master builders, {p.master_builders} owned")
     cubes = t.cubes
     if (sand, wood, stone, metal) != (cubes["sand"], cubes["wood"], cubes["stone"], cubes["metal"]):
         for kind, n in (("sand", sand), ("wood", wood), ("stone", stone), ("metal", metal)):
             if n != cubes[kind]:
                 bad.append(f"{kind} cubes: {n} in play, {cubes[kind]} in the game")
+    return bad
+
+
+def card_failures(t: Tables, state: State) -> list[str]:
+    """Craftsman cards conserved, no more advantage cards than exist, event cards
+    conserved."""
+    bad: list[str] = []
+    crafts = len(state.craftsman_deck) + len(state.shiring) + len(state.craftsmen_out)
+    for c in state.card_supply:
+        if c in t.craftsmen:
+            crafts += 1
+    advantages = len(state.advantage_deck) + len(state.kingsbridge) + len(state.advantages_out)
+    for p in state.players.values():
+        crafts += len(p.craftsmen)
+        advantages += len(p.advantages)
     expected = len(t.craftsmen) + len(t.starting_craftsmen) * (len(state.seats) - 1)
     if crafts != expected:
         bad.append(f"craftsman cards: {crafts} found, {expected} in the game")
@@ -70,12 +197,26 @@ def invariant_failures(ctx: Ctx, state: State) -> list[str]:
         bad.append("more advantage cards in play than exist")
     if len(state.events_unseen) + len(state.events_seen) != len(t.events):
         bad.append("event cards are not conserved")
-    if grey != t.grey_workers:
-        bad.append(f"grey workers: {grey} found, {t.grey_workers} in the game")
-    if builders and min(bag.values(), default=0) < 0:
+    return bad
+
+
+def builder_failures(state: State) -> list[str]:
+    """In Phases II and III, each player's master builders are in the bag, on the board,
+    passed or the one drawn; no negative count in the bag."""
+    if state.phase not in BUILDER_PHASES:
+        return []
+    bad: list[str] = []
+    bag = state.bag
+    # The owners of the builders out of the bag: on the board, passed, and the one drawn.
+    out = [*state.spaces.values(), *state.passed_builders]
+    if state.drawn is not None:
+        out.append(state.drawn)
+    for name, p in state.players.items():
+        count = bag.get(name, 0) + out.count(name)
+        if count != p.master_builders:
+            bad.append(f"{name}: {count} master builders, {p.master_builders} owned")
+    if bag and min(bag.values()) < 0:
         bad.append("negative count in the bag")
-    if state.stage not in _NO_QUEUE_STAGES and state.phase != "prepare" and not state.queue:
-        bad.append(f"stage {state.stage} has nobody to act")
     return bad
 
 
