@@ -29,6 +29,15 @@ def add(counts: dict[str, int], key: str, amount: int) -> dict[str, int]:
     return new
 
 
+def moved_one(counts: dict[str, int], origin: str, destination: str) -> dict[str, int]:
+    """A copy of ``counts`` (members by institution) with one moved from ``origin`` to
+    ``destination``."""
+    new = dict(counts)
+    new[origin] -= 1
+    new[destination] += 1
+    return new
+
+
 def bag_size(state: State) -> int:
     """Citizens left in the bag."""
     return sum(state.bag.values())
@@ -53,13 +62,14 @@ def ranking(state: State, institution: str) -> list[str]:
     MUN-INFLUENCE-02: a tie goes to the family higher in the temple order; a family with
     no influence there is not present and is never first or second.
     """
-    seat = {name: i for i, name in enumerate(state.temple_order)}
-    present = [
-        (-influence(p, institution), seat[name], name)
-        for name, p in state.players.items()
-        if influence(p, institution) > 0
-    ]
-    return [name for _, _, name in sorted(present)]
+    players = state.players
+    present = []
+    for seat, name in enumerate(state.temple_order):
+        weight = influence(players[name], institution)
+        if weight > 0:
+            present.append((-weight, seat, name))
+    present.sort()
+    return [name for _, _, name in present]
 
 
 # --- decurions ----------------------------------------------------------------------------
@@ -186,23 +196,24 @@ def end_turn(state: State, t: Tables, **changes: Any) -> State:
         turn = {"phase": "over"}
     else:
         turn = {"phase": "move", "current": names[0], "round": state.round + 1}
-    cleared: dict[str, Any] = {
-        **changes,
-        "moved": (),
-        "moved_far": False,
-        "card": None,
-        "draw_for": "",
-        "draws_left": 0,
-        "drawn": None,
-        "field_for": None,
-        "chooser": None,
-        "powers": (),
-        "power": None,
-        "power_user": None,
-        "relocated": (),
-        **turn,
-    }
-    return evolve(state, **cleared)
+    return evolve(state, **{**changes, **TURN_CLEARED, **turn})
+
+
+TURN_CLEARED: dict[str, Any] = {
+    "moved": (),
+    "moved_far": False,
+    "card": None,
+    "draw_for": "",
+    "draws_left": 0,
+    "drawn": None,
+    "field_for": None,
+    "chooser": None,
+    "powers": (),
+    "power": None,
+    "power_user": None,
+    "relocated": (),
+}
+"""The fields of a turn in hand, as the next turn finds them (``end_turn``)."""
 
 
 def start_draw(
@@ -277,26 +288,26 @@ def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     order = ranking(state, institution)
     place = state.institutions[institution]
     fields = len(state.players) >= t.field_min_players
-    if order and place.favour:
-        place = evolve(place, favour=False)
+    favour = place.favour
+    if order and favour:
+        favour = False
         state = gain_favour(state, order[0])
     bag = state.bag
     if place.citizen_field is not None:
         kind = place.citizen_field
-        place = evolve(place, citizen_field=None)
         if len(order) > 1:
             state = gain_citizens(state, order[1], kind, 1)
             bag = state.bag
         else:
             bag = add(bag, kind, 1)
     supply = state.favour_supply
-    if not place.favour and supply > 0:
-        place = evolve(place, favour=True)
+    if not favour and supply > 0:
+        favour = True
         supply -= 1
-    # The prefect, the institution, the bag and the favour supply change in one copy with
-    # what follows (the families were settled above).
+    # The prefect, the institution (its fields as left above, in one copy), the bag and the
+    # favour supply change in one copy with what follows (the families were settled above).
     places = dict(state.institutions)
-    places[institution] = place
+    places[institution] = evolve(place, favour=favour, citizen_field=None)
     arrived = {
         **changes,
         "prefect": institution,

@@ -22,6 +22,7 @@ from reference.municipium.rules_flow import (
     add,
     gain_citizens,
     member_tag,
+    moved_one,
     next_power,
     start_draw,
     with_institution,
@@ -176,10 +177,9 @@ def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
             f"{event.player} has no member left to relocate in the {event.origin}",
         )
     if event.wreathed:
-        wreathed = add(add(player.wreathed, event.origin, -1), event.destination, 1)
+        wreathed = moved_one(player.wreathed, event.origin, event.destination)
         player = evolve(player, wreathed=wreathed)
     else:
-        members = add(add(player.members, event.origin, -1), event.destination, 1)
-        player = evolve(player, members=members)
+        player = evolve(player, members=moved_one(player.members, event.origin, event.destination))
     tag = member_tag(event.destination, event.wreathed)
     return with_player(state, event.player, player, relocated=(*state.relocated, tag))

@@ -27,6 +27,7 @@ from reference.municipium.rules_flow import (
     initial_temple_order,
     joined_common_area,
     member_tag,
+    moved_one,
     next_power,
     prefect_event,
     ranking,
@@ -256,10 +257,9 @@ def move_member(t: Tables, state: State, event: MoveMember) -> State:
         raise RuleViolation("MUN-MOVE-02", "a two-step move must end in another institution")
     end = event.path[-1]
     if event.wreathed:
-        wreathed = add(add(player.wreathed, origin, -1), end, 1)
-        player = evolve(player, wreathed=wreathed)
+        player = evolve(player, wreathed=moved_one(player.wreathed, origin, end))
     else:
-        player = evolve(player, members=add(add(player.members, origin, -1), end, 1))
+        player = evolve(player, members=moved_one(player.members, origin, end))
     players = dict(state.players)
     players[event.player] = player
     if len(event.path) == 3:
