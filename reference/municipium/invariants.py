@@ -62,7 +62,7 @@ def family_count(t: Tables, name: str, p: PlayerState, memo: Memo | None) -> Cou
     if on_board + p.unplaced != t.members:
         bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
     citizens = kinds_of(p.citizens)
-    held = sum(1 for count in citizens if count > 0)
+    held = len([count for count in citizens if count > 0])
     # MUN-DECURION-01: a complete set never stays in front of a family.
     if held + p.favours >= len(KINDS):
         bad.append(f"{name} holds a complete set that was not exchanged")
@@ -105,10 +105,14 @@ def families_count(t: Tables, players: dict[str, PlayerState], memo: Memo | None
 
 def summed(counts: list[Count]) -> Count:
     """The sum of some parts' counts (their failures in order)."""
-    citizens = tuple(map(sum, zip(*(count[0] for count in counts), strict=True)))
-    favours = sum(count[1] for count in counts)
-    wreaths = sum(count[2] for count in counts)
-    bad = tuple(failure for count in counts for failure in count[3])
+    favours = 0
+    wreaths = 0
+    bad: tuple[str, ...] = ()
+    for count in counts:
+        favours += count[1]
+        wreaths += count[2]
+        bad += count[3]
+    citizens = tuple(map(sum, zip(*[count[0] for count in counts], strict=True)))
     return (citizens, favours, wreaths, bad)
 
 
@@ -122,18 +126,22 @@ def places_count(
     favours = 0
     home = t.home
     for name, place in institutions.items():
-        citizens[home[name]] += place.citizens
-        if place.citizens > 2:
-            bad.append(f"the {name} holds {place.citizens} citizens; 3 trigger a citizen event")
+        held = place.citizens
+        citizens[home[name]] += held
+        if held > 2:
+            bad.append(f"the {name} holds {held} citizens; 3 trigger a citizen event")
+        field = place.citizen_field
         if place.favour:
             favours += 1
-        if place.citizen_field is not None:
-            citizens[place.citizen_field] += 1
+        elif field is None:
+            continue  # nothing in the meeting room, wherever it is
+        if field is not None:
+            citizens[field] += 1
             if not fields:
                 bad.append(f"the {name} has a citizen field in a {players}-player game")
-        if name not in t.meeting_rooms and (place.favour or place.citizen_field is not None):
+        if name not in t.meeting_rooms:
             bad.append(f"the {name} has no meeting room but holds a favour or field citizen")
-    return (tuple(citizens[kind] for kind in KINDS), favours, 0, tuple(bad))
+    return (kinds_of(citizens), favours, 0, tuple(bad))
 
 
 def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> list[str]:
@@ -141,20 +149,22 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
     a ``memo`` every card pile is checked; with one, only those not found sound before."""
     bad: list[str] = []
     players = state.players
+    phase = state.phase
+    drawn = state.drawn
     names = tuple(players)
     if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
         bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
-    if state.phase not in PHASES:
-        bad.append(f"unknown phase {state.phase!r}")
+    if phase not in PHASES:
+        bad.append(f"unknown phase {phase!r}")
     if state.current not in players:
         bad.append(f"current player {state.current!r} is not in the game")
-    temple = (state.temple_order, names)
+    order = state.temple_order
     known = memo.temple if memo else None
-    if known is None or known[0] is not temple[0] or known[1] != names:
-        if sorted(state.temple_order) != sorted(names):
-            bad.append(f"temple order {state.temple_order} is not the families {names}")
+    if known is None or known[0] is not order or known[1] != names:
+        if sorted(order) != sorted(names):
+            bad.append(f"temple order {order} is not the families {names}")
         elif memo:
-            memo.temple = temple
+            memo.temple = (order, names)
     bad += conservation_failures(t, state, len(names), memo)
     common = memo.common if memo else None
     if (
@@ -168,11 +178,12 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
             memo.common = (state.common_deck, state.common_discard)
     if state.prefect not in t.meeting_rooms:
         bad.append(f"the prefect stands in the {state.prefect}, which has no prefect field")
-    if state.phase == "place" and state.drawn is None:
-        bad.append("a citizen is to be placed but none was drawn")
-    if state.phase != "place" and state.drawn is not None:
+    if phase == "place":
+        if drawn is None:
+            bad.append("a citizen is to be placed but none was drawn")
+    elif drawn is not None:
         bad.append("a drawn citizen was left unplaced")
-    if state.phase == "power" and (state.power is None or state.power_user not in players):
+    if phase == "power" and (state.power is None or state.power_user not in players):
         bad.append("a power is being used without an institution or user")
     return bad
 
