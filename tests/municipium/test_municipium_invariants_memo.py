@@ -177,3 +177,28 @@ def test_a_family_gone_with_its_citizens_is_counted_again() -> None:
     per_kind = g.tables.citizens_per_kind
     assert f"{per_kind - 1} priest citizens in the game, not {per_kind}" in expected
     assert invariant_failures(g.tables, two, memo) == expected
+
+
+def test_a_favour_or_field_citizen_where_no_meeting_room_is_is_reported() -> None:
+    # The count passes over an institution whose meeting room holds nothing; one that
+    # holds a favour or a field citizen is checked for having a meeting room at all.
+    g = game()
+    state = g.new_game(["red", "blue", "green"])
+    bare = next(n for n in state.institutions if n not in g.tables.meeting_rooms)
+    expected = [f"the {bare} has no meeting room but holds a favour or field citizen"]
+    place = state.institutions[bare]
+    favoured = attrs.evolve(
+        state,
+        institutions=dict(state.institutions, **{bare: attrs.evolve(place, favour=True)}),
+        favour_supply=state.favour_supply - 1,
+    )
+    kind = g.tables.home[bare]
+    fielded = attrs.evolve(
+        state,
+        institutions=dict(state.institutions, **{bare: attrs.evolve(place, citizen_field=kind)}),
+        bag=dict(state.bag, **{kind: state.bag[kind] - 1}),
+    )
+    for broken in (favoured, fielded):
+        memo = warmed(g, state)
+        assert invariant_failures(g.tables, broken) == expected
+        assert invariant_failures(g.tables, broken, memo) == expected
