@@ -30,9 +30,10 @@ class Memo:
         """The (common deck, discard pile) last found to hold the common cards once each."""
         self.temple: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         """The (temple order, families) last found to be the same families."""
-        self.totals: tuple[Totals, tuple[str, ...]] | None = None
+        self.totals: tuple[Totals, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
         """The (bag, families' count, institutions' count, favour supply, wreath supply,
-        drawn citizen) last checked for conservation, with what was wrong."""
+        drawn citizen) last checked for conservation, with what was wrong (the negative
+        stocks; the rest)."""
 
 
 def round_of(state: State) -> tuple[int, str]:
@@ -152,8 +153,8 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
     phase = state.phase
     drawn = state.drawn
     names = tuple(players)
-    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
-        bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
+    stocks, conserved = conservation_failures(t, state, len(names), memo)
+    bad += stocks
     if phase not in PHASES:
         bad.append(f"unknown phase {phase!r}")
     if state.current not in players:
@@ -165,7 +166,7 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
             bad.append(f"temple order {order} is not the families {names}")
         elif memo:
             memo.temple = (order, names)
-    bad += conservation_failures(t, state, len(names), memo)
+    bad += conserved
     common = memo.common if memo else None
     if (
         common is None
@@ -190,12 +191,12 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
 
 def conservation_failures(
     t: Tables, state: State, families: int, memo: Memo | None
-) -> tuple[str, ...]:
-    """What the families and the institutions break, then every piece not conserved:
-    citizens of each kind, favours and wreaths, wherever they are (bag, families,
-    institutions, the drawn citizen, the supplies). With a ``memo``, the same counts with
-    the same bag and supplies (equal: mostly the very same objects, compared at once) give
-    the same answer as before."""
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A negative stock (bag or supplies); then what the families and the institutions
+    break, then every piece not conserved: citizens of each kind, favours and wreaths,
+    wherever they are (bag, families, institutions, the drawn citizen, the supplies). With
+    a ``memo``, the same counts with the same bag and supplies (equal: mostly the very same
+    objects, compared at once) give the same answers as before."""
     fields = families >= t.field_min_players
     held = families_count(t, state.players, memo)
     placed = memo.places if memo else None
@@ -209,7 +210,10 @@ def conservation_failures(
     known = memo.totals if memo else None
     if known is not None and known[0] == key:
         return known[1]
-    bad = held[3] + kept[3] + totals_failures(t, state, held, kept)
+    stocks: tuple[str, ...] = ()
+    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
+        stocks = (f"a stock is negative: bag {state.bag}, favours {state.favour_supply}",)
+    bad = (stocks, held[3] + kept[3] + totals_failures(t, state, held, kept))
     if memo:
         memo.totals = (key, bad)
     return bad

@@ -25,7 +25,6 @@ from reference.municipium.rules_flow import (
     moved_one,
     next_power,
     start_draw,
-    with_institution,
     with_player,
 )
 from reference.municipium.rules_turn import expect_institution, expect_phase
@@ -85,8 +84,8 @@ def use_baths(t: Tables, state: State, event: UseBaths) -> State:
         members=add(add(player.members, "baths", -plain), "temple", plain - crown),
         wreathed=add(add(player.wreathed, "baths", -wreathed), "temple", wreathed + crown),
     )
-    state = evolve(state, wreath_supply=state.wreath_supply - crown)
-    return next_power(with_player(state, event.player, player), t)
+    state = with_player(state, event.player, player, wreath_supply=state.wreath_supply - crown)
+    return next_power(state, t)
 
 
 def _power_draw(state: State, power: str, player: str) -> State:
@@ -126,8 +125,9 @@ def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State
             )
     spent = player.favours - favours
     player = evolve(player, citizens=citizens, favours=favours, decurions=player.decurions + 1)
-    state = evolve(state, bag=bag, favour_supply=state.favour_supply + spent)
-    return next_power(with_player(state, event.player, player), t)
+    supply = state.favour_supply + spent
+    state = with_player(state, event.player, player, bag=bag, favour_supply=supply)
+    return next_power(state, t)
 
 
 def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
@@ -157,8 +157,8 @@ def forum_take_from_institution(t: Tables, state: State, event: ForumTakeFromIns
         raise RuleViolation(
             "MUN-FORUM-02", f"the {event.institution}'s common area holds no citizen"
         )
-    state = with_institution(state, event.institution, evolve(place, citizens=place.citizens - 1))
-    state = gain_citizens(state, event.player, t.home[event.institution])
+    places = {**state.institutions, event.institution: evolve(place, citizens=place.citizens - 1)}
+    state = gain_citizens(state, event.player, t.home[event.institution], institutions=places)
     return next_power(state, t)
 
 

@@ -202,3 +202,17 @@ def test_a_favour_or_field_citizen_where_no_meeting_room_is_is_reported() -> Non
         memo = warmed(g, state)
         assert invariant_failures(g.tables, broken) == expected
         assert invariant_failures(g.tables, broken, memo) == expected
+
+
+def test_a_negative_stock_is_reported_after_sound_stocks() -> None:
+    # The stocks are checked with the totals, once per (bag, counts, supplies): a supply
+    # gone negative (written past its validator, as a bug might) is a new key, reported.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    for field in ("favour_supply", "wreath_supply"):
+        broken = attrs.evolve(state, current="blue")
+        object.__setattr__(broken, field, -1)
+        expected = invariant_failures(g.tables, broken)
+        assert expected[0].startswith("a stock is negative")
+        assert invariant_failures(g.tables, broken, memo) == expected
