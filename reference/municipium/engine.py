@@ -103,9 +103,9 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         """The typed tables (MUN data keys)."""
         return read_tables(data)
 
-    def check_names(self, state: State, event: Event) -> None:
-        """An unknown institution, citizen kind or family is malformed (MUN-BOARD-01)."""
-        turn.expect_known_names(state, event)
+    check_names = staticmethod(turn.expect_known_names)
+    """An unknown institution, citizen kind or family is malformed (MUN-BOARD-01): the
+    rules' own check, called with no step between."""
 
     def after_event(self, before: State, after: State) -> State:
         """MUN-END-01: under end_mode ``immediate`` or ``finish_turn`` a family reaching the

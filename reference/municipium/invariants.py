@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from reference.municipium.state import PHASES, Institution, PlayerState, State
 from reference.municipium.tables import KINDS, Tables
 
@@ -10,11 +12,14 @@ class Memo:
     """The parts of a state last checked, kept by one engine: a part that is the very same
     object (states are frozen and share what an event left alone) still gives the same
     answer. Sorting every family's cards and the common cards, and counting the families'
-    and the institutions' pieces, after every event is what it saves."""
+    and the institutions' pieces, after every event is what it saves; an event that changes
+    one family (a move, a citizen taken) has only that family counted again."""
 
     def __init__(self, round_key: tuple[int, str] = (0, "")) -> None:
         self.round_key = round_key
         """The round (``round_of``) this memo serves: a new round starts it empty."""
+        self.family: dict[str, tuple[PlayerState, Count]] = {}
+        """Each family's record (``State.players[name]``) last counted, with its count."""
         self.family_cards: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         """Each family's (cards in hand, spent cards) last found to be its cards once each."""
         self.families: tuple[dict[str, PlayerState], Count] | None = None
@@ -25,6 +30,10 @@ class Memo:
         """The (common deck, discard pile) last found to hold the common cards once each."""
         self.temple: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         """The (temple order, families) last found to be the same families."""
+        self.totals: tuple[Totals, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
+        """The (bag, families' count, institutions' count, favour supply, wreath supply,
+        drawn citizen) last checked for conservation, with what was wrong (the negative
+        stocks; the rest)."""
 
 
 def round_of(state: State) -> tuple[int, str]:
@@ -37,39 +46,75 @@ Count = tuple[tuple[int, ...], int, int, tuple[str, ...]]
 """What some parts of a state hold towards the game's totals: citizens (in ``KINDS``
 order), favours and wreaths; and what is wrong with those parts."""
 
+Totals = tuple[dict[str, int], Count, Count, int, int, str | None]
+"""What the conservation of pieces is checked on (see ``conservation_failures``)."""
+
+kinds_of = operator.itemgetter(*KINDS)
+"""A citizen count (bag, family) as a tuple in ``KINDS`` order."""
+
+
+def family_count(t: Tables, name: str, p: PlayerState, memo: Memo | None) -> Count:
+    """One family's citizens, favours and wreaths, and its broken invariants: members
+    conserved, no unexchanged set, family cards once each (piles found sound in ``memo``
+    are not sorted again)."""
+    bad: list[str] = []
+    crowned = sum(p.wreathed.values())
+    on_board = sum(p.members.values()) + crowned
+    if on_board + p.unplaced != t.members:
+        bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
+    citizens = kinds_of(p.citizens)
+    held = len([count for count in citizens if count > 0])
+    # MUN-DECURION-01: a complete set never stays in front of a family.
+    if held + p.favours >= len(KINDS):
+        bad.append(f"{name} holds a complete set that was not exchanged")
+    piles = memo.family_cards.get(name) if memo else None
+    if piles is None or piles[0] is not p.family_cards or piles[1] is not p.spent_cards:
+        cards = p.family_cards + p.spent_cards
+        if tuple(sorted(cards)) != t.family_ids:
+            bad.append(f"{name}'s family cards {cards} are not {list(t.family_ids)}")
+        elif memo:
+            memo.family_cards[name] = (p.family_cards, p.spent_cards)
+    return (citizens, p.favours, crowned, tuple(bad))
+
 
 def families_count(t: Tables, players: dict[str, PlayerState], memo: Memo | None) -> Count:
-    """The families' citizens, favours and wreaths, and their broken invariants: members
-    conserved, no unexchanged set, family cards once each (those piles found sound in
-    ``memo`` are not sorted again)."""
-    bad: list[str] = []
-    citizens = dict.fromkeys(KINDS, 0)
+    """The families' citizens, favours and wreaths, and their broken invariants (each
+    family's from ``family_count``). With a ``memo``, a family record counted before is not
+    counted again, and when every family counted anew holds what it held before (a member
+    moved: the same citizens, favours and wreaths) the total is the very same as before."""
+    if memo is None:
+        return summed([family_count(t, name, p, None) for name, p in players.items()])
+    last = memo.families
+    if last is not None and last[0] is players:
+        return last[1]
+    same = last is not None and players.keys() == last[0].keys()
+    counts: list[Count] = []
+    for name, p in players.items():
+        known = memo.family.get(name)
+        if known is not None and known[0] is p:
+            counts.append(known[1])
+            continue
+        count = family_count(t, name, p, memo)
+        if known is None or count != known[1]:
+            same = False
+        memo.family[name] = (p, count)
+        counts.append(count)
+    total = last[1] if same and last is not None else summed(counts)
+    memo.families = (players, total)
+    return total
+
+
+def summed(counts: list[Count]) -> Count:
+    """The sum of some parts' counts (their failures in order)."""
     favours = 0
     wreaths = 0
-    for name, p in players.items():
-        crowned = sum(p.wreathed.values())
-        on_board = sum(p.members.values()) + crowned
-        if on_board + p.unplaced != t.members:
-            bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
-        held = 0
-        for kind in KINDS:
-            count = p.citizens[kind]
-            citizens[kind] += count
-            if count > 0:
-                held += 1
-        favours += p.favours
-        wreaths += crowned
-        # MUN-DECURION-01: a complete set never stays in front of a family.
-        if held + p.favours >= len(KINDS):
-            bad.append(f"{name} holds a complete set that was not exchanged")
-        piles = memo.family_cards.get(name) if memo else None
-        if piles is None or piles[0] is not p.family_cards or piles[1] is not p.spent_cards:
-            cards = p.family_cards + p.spent_cards
-            if tuple(sorted(cards)) != t.family_ids:
-                bad.append(f"{name}'s family cards {cards} are not {list(t.family_ids)}")
-            elif memo:
-                memo.family_cards[name] = (p.family_cards, p.spent_cards)
-    return (tuple(citizens[kind] for kind in KINDS), favours, wreaths, tuple(bad))
+    bad: tuple[str, ...] = ()
+    for count in counts:
+        favours += count[1]
+        wreaths += count[2]
+        bad += count[3]
+    citizens = tuple(map(sum, zip(*[count[0] for count in counts], strict=True)))
+    return (citizens, favours, wreaths, bad)
 
 
 def places_count(
@@ -82,18 +127,22 @@ def places_count(
     favours = 0
     home = t.home
     for name, place in institutions.items():
-        citizens[home[name]] += place.citizens
-        if place.citizens > 2:
-            bad.append(f"the {name} holds {place.citizens} citizens; 3 trigger a citizen event")
+        held = place.citizens
+        citizens[home[name]] += held
+        if held > 2:
+            bad.append(f"the {name} holds {held} citizens; 3 trigger a citizen event")
+        field = place.citizen_field
         if place.favour:
             favours += 1
-        if place.citizen_field is not None:
-            citizens[place.citizen_field] += 1
+        elif field is None:
+            continue  # nothing in the meeting room, wherever it is
+        if field is not None:
+            citizens[field] += 1
             if not fields:
                 bad.append(f"the {name} has a citizen field in a {players}-player game")
-        if name not in t.meeting_rooms and (place.favour or place.citizen_field is not None):
+        if name not in t.meeting_rooms:
             bad.append(f"the {name} has no meeting room but holds a favour or field citizen")
-    return (tuple(citizens[kind] for kind in KINDS), favours, 0, tuple(bad))
+    return (kinds_of(citizens), favours, 0, tuple(bad))
 
 
 def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> list[str]:
@@ -101,51 +150,23 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
     a ``memo`` every card pile is checked; with one, only those not found sound before."""
     bad: list[str] = []
     players = state.players
+    phase = state.phase
+    drawn = state.drawn
     names = tuple(players)
-    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
-        bad.append(f"a stock is negative: bag {state.bag}, favours {state.favour_supply}")
-    if state.phase not in PHASES:
-        bad.append(f"unknown phase {state.phase!r}")
+    stocks, conserved = conservation_failures(t, state, len(names), memo)
+    bad += stocks
+    if phase not in PHASES:
+        bad.append(f"unknown phase {phase!r}")
     if state.current not in players:
         bad.append(f"current player {state.current!r} is not in the game")
-    temple = (state.temple_order, names)
+    order = state.temple_order
     known = memo.temple if memo else None
-    if known is None or known[0] is not temple[0] or known[1] != names:
-        if sorted(state.temple_order) != sorted(names):
-            bad.append(f"temple order {state.temple_order} is not the families {names}")
+    if known is None or known[0] is not order or known[1] != names:
+        if sorted(order) != sorted(names):
+            bad.append(f"temple order {order} is not the families {names}")
         elif memo:
-            memo.temple = temple
-    fields = len(names) >= t.field_min_players
-    counted = memo.families if memo else None
-    if counted is not None and counted[0] is players:
-        families = counted[1]
-    else:
-        families = families_count(t, players, memo)
-        if memo:
-            memo.families = (players, families)
-    placed = memo.places if memo else None
-    if placed is not None and placed[0] is state.institutions and placed[1] == fields:
-        places = placed[2]
-    else:
-        places = places_count(t, state.institutions, fields, len(names))
-        if memo:
-            memo.places = (state.institutions, fields, places)
-    bad += families[3]
-    bad += places[3]
-    citizens = dict(state.bag)
-    for kind, held, kept in zip(KINDS, families[0], places[0], strict=True):
-        citizens[kind] += held + kept
-    favours = state.favour_supply + families[1] + places[1]
-    wreaths = state.wreath_supply + families[2]
-    if state.drawn is not None:
-        citizens[state.drawn] += 1
-    for kind in KINDS:
-        if citizens[kind] != t.citizens_per_kind:
-            bad.append(f"{citizens[kind]} {kind} citizens in the game, not {t.citizens_per_kind}")
-    if favours != t.favours:
-        bad.append(f"{favours} favours in the game, not {t.favours}")
-    if wreaths != t.wreaths:
-        bad.append(f"{wreaths} wreaths in the game, not {t.wreaths}")
+            memo.temple = (order, names)
+    bad += conserved
     common = memo.common if memo else None
     if (
         common is None
@@ -158,13 +179,66 @@ def invariant_failures(t: Tables, state: State, memo: Memo | None = None) -> lis
             memo.common = (state.common_deck, state.common_discard)
     if state.prefect not in t.meeting_rooms:
         bad.append(f"the prefect stands in the {state.prefect}, which has no prefect field")
-    if state.phase == "place" and state.drawn is None:
-        bad.append("a citizen is to be placed but none was drawn")
-    if state.phase != "place" and state.drawn is not None:
+    if phase == "place":
+        if drawn is None:
+            bad.append("a citizen is to be placed but none was drawn")
+    elif drawn is not None:
         bad.append("a drawn citizen was left unplaced")
-    if state.phase == "power" and (state.power is None or state.power_user not in players):
+    if phase == "power" and (state.power is None or state.power_user not in players):
         bad.append("a power is being used without an institution or user")
     return bad
+
+
+def conservation_failures(
+    t: Tables, state: State, families: int, memo: Memo | None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A negative stock (bag or supplies); then what the families and the institutions
+    break, then every piece not conserved: citizens of each kind, favours and wreaths,
+    wherever they are (bag, families, institutions, the drawn citizen, the supplies). With
+    a ``memo``, the same counts with the same bag and supplies (equal: mostly the very same
+    objects, compared at once) give the same answers as before."""
+    fields = families >= t.field_min_players
+    held = families_count(t, state.players, memo)
+    placed = memo.places if memo else None
+    if placed is not None and placed[0] is state.institutions and placed[1] == fields:
+        kept = placed[2]
+    else:
+        kept = places_count(t, state.institutions, fields, families)
+        if memo:
+            memo.places = (state.institutions, fields, kept)
+    key = (state.bag, held, kept, state.favour_supply, state.wreath_supply, state.drawn)
+    known = memo.totals if memo else None
+    if known is not None and known[0] == key:
+        return known[1]
+    stocks: tuple[str, ...] = ()
+    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
+        stocks = (f"a stock is negative: bag {state.bag}, favours {state.favour_supply}",)
+    bad = (stocks, held[3] + kept[3] + totals_failures(t, state, held, kept))
+    if memo:
+        memo.totals = (key, bad)
+    return bad
+
+
+def totals_failures(t: Tables, state: State, held: Count, kept: Count) -> tuple[str, ...]:
+    """Every kind of piece not conserved: citizens of each kind in the bag, in front of the
+    families (``held``), in the institutions (``kept``) and drawn; favours and wreaths in
+    their supplies, the families' and the institutions'."""
+    bad: list[str] = []
+    citizens = dict(state.bag)
+    for kind, own, placed in zip(KINDS, held[0], kept[0], strict=True):
+        citizens[kind] += own + placed
+    favours = state.favour_supply + held[1] + kept[1]
+    wreaths = state.wreath_supply + held[2]
+    if state.drawn is not None:
+        citizens[state.drawn] += 1
+    for kind in KINDS:
+        if citizens[kind] != t.citizens_per_kind:
+            bad.append(f"{citizens[kind]} {kind} citizens in the game, not {t.citizens_per_kind}")
+    if favours != t.favours:
+        bad.append(f"{favours} favours in the game, not {t.favours}")
+    if wreaths != t.wreaths:
+        bad.append(f"{wreaths} wreaths in the game, not {t.wreaths}")
+    return tuple(bad)
 
 
 def field_refill_failures(t: Tables, state: State) -> list[str]:

@@ -15,17 +15,19 @@ from reference.municipium.tables import KINDS, Tables
 # --- small state edits --------------------------------------------------------------------
 
 
-def with_institution(state: State, name: str, institution: Institution, **changes: Any) -> State:
-    """The state with one institution replaced (and any other ``changes``, in the same copy)."""
-    places = dict(state.institutions)
-    places[name] = institution
-    return evolve(state, institutions=places, **changes)
-
-
 def add(counts: dict[str, int], key: str, amount: int) -> dict[str, int]:
     """A copy of ``counts`` with ``amount`` added at ``key``."""
     new = dict(counts)
     new[key] = new[key] + amount
+    return new
+
+
+def moved_one(counts: dict[str, int], origin: str, destination: str) -> dict[str, int]:
+    """A copy of ``counts`` (members by institution) with one moved from ``origin`` to
+    ``destination``."""
+    new = dict(counts)
+    new[origin] -= 1
+    new[destination] += 1
     return new
 
 
@@ -53,21 +55,37 @@ def ranking(state: State, institution: str) -> list[str]:
     MUN-INFLUENCE-02: a tie goes to the family higher in the temple order; a family with
     no influence there is not present and is never first or second.
     """
-    seat = {name: i for i, name in enumerate(state.temple_order)}
-    present = [
-        (-influence(p, institution), seat[name], name)
-        for name, p in state.players.items()
-        if influence(p, institution) > 0
-    ]
-    return [name for _, _, name in sorted(present)]
+    players = state.players
+    present = []
+    for seat, name in enumerate(state.temple_order):
+        weight = influence(players[name], institution)
+        if weight > 0:
+            present.append((-weight, seat, name))
+    present.sort()
+    return [name for _, _, name in present]
 
 
 # --- decurions ----------------------------------------------------------------------------
 
 
-def settle(state: State, name: str, player: PlayerState) -> State:
+def settle(state: State, name: str, player: PlayerState, **changes: Any) -> State:
     """The state with ``player`` as the family ``name``, once it has exchanged the complete
-    sets it now holds (one copy of the state).
+    sets it now holds (one copy of the state; see ``exchanged``; ``changes``: the caller's
+    other edits, in the same copy, a ``bag`` among them the bag spent citizens go back to)."""
+    bag = changes.pop("bag", state.bag)
+    settled, bag, supply = exchanged(player, bag, state.favour_supply)
+    if bag is not state.bag:
+        changes["bag"] = bag
+    if supply != state.favour_supply:
+        changes["favour_supply"] = supply
+    return with_player(state, name, settled, **changes)
+
+
+def exchanged(
+    player: PlayerState, bag: dict[str, int], supply: int
+) -> tuple[PlayerState, dict[str, int], int]:
+    """``player`` once it has exchanged the complete sets it holds, with the ``bag`` and the
+    favour ``supply`` that take back what it spent (the very same when it holds no set).
 
     MUN-DECURION-01, MUN-DECURION-02: trade every complete set for a decurion at once.
     A set is one citizen of each kind; favours stand in for missing kinds. Real citizens
@@ -78,9 +96,8 @@ def settle(state: State, name: str, player: PlayerState) -> State:
     favours = player.favours
     missing = [k for k in KINDS if citizens[k] == 0]
     if len(missing) > favours:
-        return with_player(state, name, player)
-    bag = dict(state.bag)
-    supply = state.favour_supply
+        return player, bag, supply
+    bag = dict(bag)
     decurions = player.decurions
     while len(missing) <= favours:
         for kind in KINDS:
@@ -92,19 +109,15 @@ def settle(state: State, name: str, player: PlayerState) -> State:
         decurions += 1
         missing = [k for k in KINDS if citizens[k] == 0]
     player = evolve(player, citizens=citizens, favours=favours, decurions=decurions)
-    return with_player(state, name, player, bag=bag, favour_supply=supply)
+    return player, bag, supply
 
 
-def gain_citizens(state: State, name: str, kind: str, count: int = 1) -> State:
-    """``name`` takes ``count`` citizens of ``kind`` (from wherever the caller took them)."""
+def gain_citizens(state: State, name: str, kind: str, count: int = 1, **changes: Any) -> State:
+    """``name`` takes ``count`` citizens of ``kind`` (from wherever the caller took them;
+    ``changes``: the caller's other edits, in the same copy)."""
     player = state.players[name]
-    return settle(state, name, evolve(player, citizens=add(player.citizens, kind, count)))
-
-
-def gain_favour(state: State, name: str) -> State:
-    """``name`` takes one prefect favour (from wherever the caller took it)."""
-    player = state.players[name]
-    return settle(state, name, evolve(player, favours=player.favours + 1))
+    gained = evolve(player, citizens=add(player.citizens, kind, count))
+    return settle(state, name, gained, **changes)
 
 
 # --- citizen event ------------------------------------------------------------------------
@@ -131,14 +144,25 @@ def citizen_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     """
     place = state.institutions[institution]
     kind = t.home[institution]
-    state = with_institution(state, institution, evolve(place, citizens=0), **changes)
+    places = dict(state.institutions)
+    places[institution] = evolve(place, citizens=0)
     order = ranking(state, institution)
+    players = state.players
+    bag = changes.get("bag", state.bag)
+    supply = changes.get("favour_supply", state.favour_supply)
     if not order:
-        return evolve(state, bag=add(state.bag, kind, 3))
-    state = gain_citizens(state, order[0], kind, 2)
-    if len(order) > 1:
-        return gain_citizens(state, order[1], kind, 1)
-    return evolve(state, bag=add(state.bag, kind, 1))
+        bag = add(bag, kind, 3)
+    for name, count in zip(order, (2, 1), strict=False):
+        family = players[name]
+        family = evolve(family, citizens=add(family.citizens, kind, count))
+        family, bag, supply = exchanged(family, bag, supply)
+        players = {**players, name: family}
+    if len(order) == 1:
+        bag = add(bag, kind, 1)
+    # The emptied common area, the families (each settled), the bag and the favour supply
+    # change in one copy with the caller's edits.
+    emptied = {"institutions": places, "players": players, "bag": bag, "favour_supply": supply}
+    return evolve(state, **{**changes, **emptied})
 
 
 # --- temple order -------------------------------------------------------------------------
@@ -173,36 +197,39 @@ def initial_temple_order(state: State) -> State:
 def end_turn(state: State, t: Tables, **changes: Any) -> State:
     """The card is carried out: the next player's turn, or the end of the game
     (``changes``: the caller's own edits of other fields, made in the same copy; the turn's
-    fields are cleared whatever they say).
+    fields are cleared whatever they say; ``players`` among them are the families that end
+    the turn).
 
     MUN-END-01: once a family has the decurions that end the game, the round is finished
     (the last seat's turn ends it) and the game is over.
     """
-    names = list(state.players)
+    players = changes.get("players", state.players)
+    names = list(players)
     index = names.index(state.current)
     if index + 1 < len(names):
         turn: dict[str, Any] = {"phase": "move", "current": names[index + 1]}
-    elif any(p.decurions >= t.decurions_to_end for p in state.players.values()):
+    elif any(p.decurions >= t.decurions_to_end for p in players.values()):
         turn = {"phase": "over"}
     else:
         turn = {"phase": "move", "current": names[0], "round": state.round + 1}
-    cleared: dict[str, Any] = {
-        **changes,
-        "moved": (),
-        "moved_far": False,
-        "card": None,
-        "draw_for": "",
-        "draws_left": 0,
-        "drawn": None,
-        "field_for": None,
-        "chooser": None,
-        "powers": (),
-        "power": None,
-        "power_user": None,
-        "relocated": (),
-        **turn,
-    }
-    return evolve(state, **cleared)
+    return evolve(state, **{**changes, **TURN_CLEARED, **turn})
+
+
+TURN_CLEARED: dict[str, Any] = {
+    "moved": (),
+    "moved_far": False,
+    "card": None,
+    "draw_for": "",
+    "draws_left": 0,
+    "drawn": None,
+    "field_for": None,
+    "chooser": None,
+    "powers": (),
+    "power": None,
+    "power_user": None,
+    "relocated": (),
+}
+"""The fields of a turn in hand, as the next turn finds them (``end_turn``)."""
 
 
 def start_draw(
@@ -265,7 +292,8 @@ def next_power(
 
 def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> State:
     """The prefect arrives in a new institution (``changes``: the caller's own edits of
-    other fields, made in the same copy).
+    other fields, made in the same copy; ``players`` among them are the families the
+    prefect finds, their members as in ``state``).
 
     MUN-PREFECT-01: the family with most influence takes the favour on the favour field.
     MUN-PREFECT-02: with 3-4 players the second takes the citizen-field citizen.
@@ -277,30 +305,38 @@ def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     order = ranking(state, institution)
     place = state.institutions[institution]
     fields = len(state.players) >= t.field_min_players
-    if order and place.favour:
-        place = evolve(place, favour=False)
-        state = gain_favour(state, order[0])
+    players = changes.get("players", state.players)
     bag = state.bag
+    supply = state.favour_supply
+    favour = place.favour
+    if order and favour:
+        favour = False
+        first = players[order[0]]
+        first = evolve(first, favours=first.favours + 1)
+        first, bag, supply = exchanged(first, bag, supply)
+        players = {**players, order[0]: first}
     if place.citizen_field is not None:
         kind = place.citizen_field
-        place = evolve(place, citizen_field=None)
         if len(order) > 1:
-            state = gain_citizens(state, order[1], kind, 1)
-            bag = state.bag
+            second = players[order[1]]
+            second = evolve(second, citizens=add(second.citizens, kind, 1))
+            second, bag, supply = exchanged(second, bag, supply)
+            players = {**players, order[1]: second}
         else:
             bag = add(bag, kind, 1)
-    supply = state.favour_supply
-    if not place.favour and supply > 0:
-        place = evolve(place, favour=True)
+    if not favour and supply > 0:
+        favour = True
         supply -= 1
-    # The prefect, the institution, the bag and the favour supply change in one copy with
-    # what follows (the families were settled above).
+    # The prefect, the institution (its fields as left above, in one copy), the families
+    # (each settled above), the bag and the favour supply change in one copy of the state
+    # with what follows.
     places = dict(state.institutions)
-    places[institution] = place
+    places[institution] = evolve(place, favour=favour, citizen_field=None)
     arrived = {
         **changes,
         "prefect": institution,
         "institutions": places,
+        "players": players,
         "bag": bag,
         "favour_supply": supply,
     }

@@ -22,9 +22,9 @@ from reference.municipium.rules_flow import (
     add,
     gain_citizens,
     member_tag,
+    moved_one,
     next_power,
     start_draw,
-    with_institution,
     with_player,
 )
 from reference.municipium.rules_turn import expect_institution, expect_phase
@@ -84,8 +84,8 @@ def use_baths(t: Tables, state: State, event: UseBaths) -> State:
         members=add(add(player.members, "baths", -plain), "temple", plain - crown),
         wreathed=add(add(player.wreathed, "baths", -wreathed), "temple", wreathed + crown),
     )
-    state = evolve(state, wreath_supply=state.wreath_supply - crown)
-    return next_power(with_player(state, event.player, player), t)
+    state = with_player(state, event.player, player, wreath_supply=state.wreath_supply - crown)
+    return next_power(state, t)
 
 
 def _power_draw(state: State, power: str, player: str) -> State:
@@ -125,8 +125,9 @@ def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State
             )
     spent = player.favours - favours
     player = evolve(player, citizens=citizens, favours=favours, decurions=player.decurions + 1)
-    state = evolve(state, bag=bag, favour_supply=state.favour_supply + spent)
-    return next_power(with_player(state, event.player, player), t)
+    supply = state.favour_supply + spent
+    state = with_player(state, event.player, player, bag=bag, favour_supply=supply)
+    return next_power(state, t)
 
 
 def basilica_draw(t: Tables, state: State, event: BasilicaDraw) -> State:
@@ -156,8 +157,8 @@ def forum_take_from_institution(t: Tables, state: State, event: ForumTakeFromIns
         raise RuleViolation(
             "MUN-FORUM-02", f"the {event.institution}'s common area holds no citizen"
         )
-    state = with_institution(state, event.institution, evolve(place, citizens=place.citizens - 1))
-    state = gain_citizens(state, event.player, t.home[event.institution])
+    places = {**state.institutions, event.institution: evolve(place, citizens=place.citizens - 1)}
+    state = gain_citizens(state, event.player, t.home[event.institution], institutions=places)
     return next_power(state, t)
 
 
@@ -176,10 +177,9 @@ def relocate_member(t: Tables, state: State, event: RelocateMember) -> State:
             f"{event.player} has no member left to relocate in the {event.origin}",
         )
     if event.wreathed:
-        wreathed = add(add(player.wreathed, event.origin, -1), event.destination, 1)
+        wreathed = moved_one(player.wreathed, event.origin, event.destination)
         player = evolve(player, wreathed=wreathed)
     else:
-        members = add(add(player.members, event.origin, -1), event.destination, 1)
-        player = evolve(player, members=members)
+        player = evolve(player, members=moved_one(player.members, event.origin, event.destination))
     tag = member_tag(event.destination, event.wreathed)
     return with_player(state, event.player, player, relocated=(*state.relocated, tag))

@@ -27,10 +27,10 @@ from reference.municipium.rules_flow import (
     initial_temple_order,
     joined_common_area,
     member_tag,
+    moved_one,
     next_power,
     prefect_event,
     ranking,
-    with_player,
 )
 from reference.municipium.state import State, evolve
 from reference.municipium.tables import INSTITUTIONS, KINDS, Card, Tables
@@ -94,20 +94,22 @@ def expect_known_names(state: State, event: Any) -> None:
     """Every name an event gives (institutions, citizen kinds, families) names something in
     this game; else the event is malformed, before any rule is judged (even whose turn)."""
     places, paths, kinds, families = NAME_FIELDS.get(type(event), ANY_NAME_FIELDS)
+    # A known name passes at once; only an unknown one goes on to its verdict.
     for field in places:
         value = getattr(event, field, None)
-        if isinstance(value, str):
+        if isinstance(value, str) and value not in INSTITUTIONS:
             expect_institution(value)
     for field in paths:
         for value in getattr(event, field, ()):
-            expect_institution(value)
+            if value not in INSTITUTIONS:
+                expect_institution(value)
     for field in kinds:
         kind = getattr(event, field, None)
-        if isinstance(kind, str):
+        if isinstance(kind, str) and kind not in KINDS:
             expect_kind(kind)
     for field in families:
         value = getattr(event, field, None)
-        if isinstance(value, str):
+        if isinstance(value, str) and value not in state.players:
             expect_family(state, value, field)
 
 
@@ -138,8 +140,9 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
         places[target] = evolve(places[target], citizen_field=event.kind)
         return end_turn(state, t, institutions=places, bag=bag)
     if state.draw_for == "basilica":
-        # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user.
-        state = gain_citizens(evolve(state, bag=bag), state.power_user or "", event.kind)
+        # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user (taken from
+        # the bag in the same copy).
+        state = gain_citizens(state, state.power_user or "", event.kind, bag=bag)
         return next_power(state, t)
     homes = t.homes_of[event.kind]
     if len(homes) == 1:
@@ -256,10 +259,9 @@ def move_member(t: Tables, state: State, event: MoveMember) -> State:
         raise RuleViolation("MUN-MOVE-02", "a two-step move must end in another institution")
     end = event.path[-1]
     if event.wreathed:
-        wreathed = add(add(player.wreathed, origin, -1), end, 1)
-        player = evolve(player, wreathed=wreathed)
+        player = evolve(player, wreathed=moved_one(player.wreathed, origin, end))
     else:
-        player = evolve(player, members=add(add(player.members, origin, -1), end, 1))
+        player = evolve(player, members=moved_one(player.members, origin, end))
     players = dict(state.players)
     players[event.player] = player
     if len(event.path) == 3:
@@ -317,8 +319,9 @@ def play_family_card(t: Tables, state: State, event: PlayFamilyCard) -> State:
     player = evolve(
         player, family_cards=tuple(cards), spent_cards=(*player.spent_cards, event.card)
     )
-    state = with_player(state, event.player, player)
-    return activate(t, state, t.family_cards[event.card])
+    # The card's first effects are made in the same copy (they read members, not cards).
+    players = {**state.players, event.player: player}
+    return activate(t, state, t.family_cards[event.card], players=players)
 
 
 def activate(t: Tables, state: State, card: Card, **changes: Any) -> State:

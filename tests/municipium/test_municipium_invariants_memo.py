@@ -106,3 +106,113 @@ def test_the_same_institutions_with_fewer_families_are_checked_again() -> None:
     expected = invariant_failures(g.tables, two)
     assert f"the {room} has a citizen field in a 2-player game" in expected
     assert invariant_failures(g.tables, two, memo) == expected
+
+
+def test_a_changed_bag_alone_is_counted_again() -> None:
+    # A soldier appears in the bag; the families and institutions are the very same objects.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    broken = attrs.evolve(state, bag=dict(state.bag, soldier=state.bag["soldier"] + 1))
+    assert broken.players is state.players and broken.institutions is state.institutions
+    per_kind = g.tables.citizens_per_kind
+    expected = [f"{per_kind + 1} soldier citizens in the game, not {per_kind}"]
+    assert invariant_failures(g.tables, broken, memo) == expected
+    assert invariant_failures(g.tables, broken) == expected
+
+
+def test_a_changed_supply_or_drawn_citizen_alone_is_counted_again() -> None:
+    # The same bag, families and institutions, but a favour more in the supply, a wreath
+    # less, or a drawn citizen more: each breaks a total the memo has seen sound.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    more_favours = attrs.evolve(state, favour_supply=state.favour_supply + 1)
+    assert invariant_failures(g.tables, more_favours, memo) == [
+        f"{g.tables.favours + 1} favours in the game, not {g.tables.favours}"
+    ]
+    fewer_wreaths = attrs.evolve(state, wreath_supply=state.wreath_supply - 1)
+    assert invariant_failures(g.tables, fewer_wreaths, memo) == [
+        f"{g.tables.wreaths - 1} wreaths in the game, not {g.tables.wreaths}"
+    ]
+    drawn = attrs.evolve(state, drawn="priest", phase="place")
+    expected = invariant_failures(g.tables, drawn)
+    assert any("priest citizens in the game" in f for f in expected)
+    assert invariant_failures(g.tables, drawn, memo) == expected
+
+
+def test_a_moved_member_keeps_the_families_total() -> None:
+    # A member moves: red's record is new, its holdings the same, so the families' total
+    # is the very same object; a record that holds more is counted into a new total.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    assert memo.families is not None
+    total = memo.families[1]
+    red = state.players["red"]
+    members = dict(red.members, temple=red.members["temple"] + 1)
+    moved = attrs.evolve(red, members=members, unplaced=red.unplaced - 1)
+    sound = attrs.evolve(state, players=dict(state.players, red=moved))
+    assert invariant_failures(g.tables, sound, memo) == []
+    assert memo.families[1] is total
+    richer = attrs.evolve(moved, favours=moved.favours + 1)
+    broken = attrs.evolve(sound, players=dict(sound.players, red=richer))
+    expected = [f"{g.tables.favours + 1} favours in the game, not {g.tables.favours}"]
+    assert invariant_failures(g.tables, broken, memo) == expected
+
+
+def test_a_family_gone_with_its_citizens_is_counted_again() -> None:
+    # green holds a priest (from the bag): sound. Then green leaves the game with it, the
+    # other families' records untouched: the priest is missing from the totals.
+    g = game()
+    three = g.new_game(["red", "blue", "green"])
+    green = three.players["green"]
+    rich = attrs.evolve(green, citizens=dict(green.citizens, priest=1))
+    bag = dict(three.bag, priest=three.bag["priest"] - 1)
+    sound = attrs.evolve(three, players=dict(three.players, green=rich), bag=bag)
+    memo = warmed(g, sound)
+    players = {n: p for n, p in sound.players.items() if n != "green"}
+    two = attrs.evolve(sound, players=players, temple_order=("red", "blue"), current="red")
+    expected = invariant_failures(g.tables, two)
+    per_kind = g.tables.citizens_per_kind
+    assert f"{per_kind - 1} priest citizens in the game, not {per_kind}" in expected
+    assert invariant_failures(g.tables, two, memo) == expected
+
+
+def test_a_favour_or_field_citizen_where_no_meeting_room_is_is_reported() -> None:
+    # The count passes over an institution whose meeting room holds nothing; one that
+    # holds a favour or a field citizen is checked for having a meeting room at all.
+    g = game()
+    state = g.new_game(["red", "blue", "green"])
+    bare = next(n for n in state.institutions if n not in g.tables.meeting_rooms)
+    expected = [f"the {bare} has no meeting room but holds a favour or field citizen"]
+    place = state.institutions[bare]
+    favoured = attrs.evolve(
+        state,
+        institutions=dict(state.institutions, **{bare: attrs.evolve(place, favour=True)}),
+        favour_supply=state.favour_supply - 1,
+    )
+    kind = g.tables.home[bare]
+    fielded = attrs.evolve(
+        state,
+        institutions=dict(state.institutions, **{bare: attrs.evolve(place, citizen_field=kind)}),
+        bag=dict(state.bag, **{kind: state.bag[kind] - 1}),
+    )
+    for broken in (favoured, fielded):
+        memo = warmed(g, state)
+        assert invariant_failures(g.tables, broken) == expected
+        assert invariant_failures(g.tables, broken, memo) == expected
+
+
+def test_a_negative_stock_is_reported_after_sound_stocks() -> None:
+    # The stocks are checked with the totals, once per (bag, counts, supplies): a supply
+    # gone negative (written past its validator, as a bug might) is a new key, reported.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    memo = warmed(g, state)
+    for field in ("favour_supply", "wreath_supply"):
+        broken = attrs.evolve(state, current="blue")
+        object.__setattr__(broken, field, -1)
+        expected = invariant_failures(g.tables, broken)
+        assert expected[0].startswith("a stock is negative")
+        assert invariant_failures(g.tables, broken, memo) == expected
