@@ -4,6 +4,7 @@ sound, pieces on tiles or in the centre, the turn bookkeeping consistent."""
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 
 from reference.palmyra.lattice import CENTRE, kind_of
 from reference.palmyra.state import CHAIN, CHOOSE, DRAW, MOVE, OVER, SETUP, TURN, State
@@ -28,7 +29,7 @@ def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
     due = bool(state.draws_due)
     if due != (state.phase in (SETUP, DRAW)):
         found.append(f"phase {state.phase} with {len(state.draws_due)} draws due")
-    if any(d.player not in players for d in state.draws_due):
+    if state.draws_due and any(d.player not in players for d in state.draws_due):
         found.append("a draw is due to someone who is not a player")
     kinds = _ACTION_OF_PHASE.get(state.phase)
     if kinds is not None and state.action.kind not in kinds:
@@ -88,23 +89,24 @@ def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
     if last is None or memo.mix is not mix or last.city is not state.city:
         found = _coins(cfg, state) + _tiles(cfg, state) + _lattice(state) + _pieces(state)
     else:
-        same_players = state.players is last.players
+        coins_moved, hands_moved, pieces_moved = _players_changed(last, state)
         same_board = state.board is last.board
         same_stacks = (
             state.large_stack is last.large_stack and state.small_stack is last.small_stack
         )
         found = []
-        # Coins: the same players, bank and coins out of play hold the same coins.
-        if not (same_players and state.bank == last.bank and state.removed == last.removed):
+        # Coins: the same coins in each hand, the bank and out of play.
+        if coins_moved or state.bank != last.bank or state.removed != last.removed:
             found += _coins(cfg, state)
         # Tiles: the same holders hold the same tiles; else the tiles that moved balance.
-        if not ((same_players and same_board and same_stacks) or _tiles_moved_within(last, state)):
+        holders_changed = hands_moved or not (same_board and same_stacks)
+        if holders_changed and not _tiles_moved_within(last, state):
             found += _tiles(cfg, state)
         # The lattice: the same board, or the sound one with only fitting tiles added.
         if not (same_board or _board_grew_soundly(last.board, state)):
             found += _lattice(state)
-        # The pieces: the same pieces on the same board.
-        if not (same_players and same_board):
+        # The pieces: each where it stood, on the same board.
+        if pieces_moved or not same_board:
             found += _pieces(state)
     if not found:
         memo.sound, memo.mix = state, mix
@@ -113,10 +115,32 @@ def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
 
 def _coins(cfg: Config, state: State) -> list[str]:
     """Coins are conserved: the bank, the coins out of play and the players' coins."""
-    coins = state.bank + state.removed + sum(p.coins for p in state.players.values())
+    coins = state.bank + state.removed + sum(map(_COINS, state.players.values()))
     if coins != cfg.tables.bank_total:
         return [f"coins not conserved: {coins} in play, the game has {cfg.tables.bank_total}"]
     return []
+
+
+def _players_changed(last: State, state: State) -> tuple[bool, bool, bool]:
+    """Whether any player's coins, tiles in hand (supply, face down) or pieces differ from
+    ``last``; all three when the seats are not the same."""
+    if state.players is last.players:
+        return False, False, False
+    before = last.players
+    if state.players.keys() != before.keys():
+        return True, True, True
+    coins = hands = pieces = False
+    for name, p in state.players.items():
+        q = before[name]
+        if p is not q:
+            coins = coins or p.coins != q.coins
+            hands = hands or p.supply is not q.supply or p.face_down is not q.face_down
+            pieces = pieces or p.legion != q.legion or p.censor != q.censor
+    return coins, hands, pieces
+
+
+_COINS = attrgetter("coins")
+"""A player's coins."""
 
 
 def _tiles_moved_within(last: State, state: State) -> bool:

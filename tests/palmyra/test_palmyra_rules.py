@@ -359,7 +359,8 @@ def test_palmyra_coin_memo_sees_bank_and_player_changes() -> None:
 
 def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
     """The incremental check sees a piece left off the board when only the board changes,
-    and two pieces on one tile when only the players change."""
+    and two pieces on one tile, or a piece moved off the board, when only the players
+    change."""
     game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
     state = position(game)
     assert game.invariant_failures(state) == []
@@ -374,6 +375,11 @@ def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
     crowded = {**state.players, "b": attrs.evolve(state.players["b"], censor="0,0")}
     assert "two pieces stand on the tile at 0,0" in game.invariant_failures(
         attrs.evolve(state, players=crowded)
+    )
+    # a's legion moved off the board, the board as it was.
+    astray = {**state.players, "a": attrs.evolve(state.players["a"], legion="4,4")}
+    assert "a's legion stands at '4,4', which is no land tile" in game.invariant_failures(
+        attrs.evolve(state, players=astray)
     )
 
 
@@ -486,3 +492,16 @@ def test_palmyra_lattice_shortcut_checks_the_tiles_added() -> None:
         small_stack={"S:D": 2, "S:M": 1},
     )
     assert game.invariant_failures(swapped) == ["cell '0,0' holds 'S:M', which does not fit it"]
+
+
+def test_palmyra_shortcuts_see_a_seat_more() -> None:
+    """A player more (the others as they were) is checked in full: their coins, or their
+    tile or piece, are reported."""
+    game, state = shortcut_game()
+    for newcomer, fault in (
+        (PlayerState(coins=1), "coins not conserved"),
+        (PlayerState(coins=0, supply=("L:M",)), "tiles not conserved"),
+        (PlayerState(coins=0, legion="4,4"), "c's legion stands at '4,4', which is no land tile"),
+    ):
+        more = attrs.evolve(state, players={**state.players, "c": newcomer})
+        assert any(fault in f for f in game.invariant_failures(more)), fault
