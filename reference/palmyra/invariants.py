@@ -91,6 +91,7 @@ def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
     else:
         coins_moved, hands_moved, pieces_moved = _players_changed(last, state)
         same_board = state.board is last.board
+        added = {} if same_board else _tiles_added(last.board, state.board)
         same_stacks = (
             state.large_stack is last.large_stack and state.small_stack is last.small_stack
         )
@@ -100,10 +101,10 @@ def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
             found += _coins(cfg, state)
         # Tiles: the same holders hold the same tiles; else the tiles that moved balance.
         holders_changed = hands_moved or not (same_board and same_stacks)
-        if holders_changed and not _tiles_moved_within(last, state):
+        if holders_changed and not _tiles_moved_within(last, state, added):
             found += _tiles(cfg, state)
         # The lattice: the same board, or the sound one with only fitting tiles added.
-        if not (same_board or _board_grew_soundly(last.board, state)):
+        if not (same_board or _added_tiles_fit(added, state)):
             found += _lattice(state)
         # The pieces: each where it stood, on the same board.
         if pieces_moved or not same_board:
@@ -143,11 +144,12 @@ _COINS = attrgetter("coins")
 """A player's coins."""
 
 
-def _tiles_moved_within(last: State, state: State) -> bool:
+def _tiles_moved_within(last: State, state: State, added: dict[str, str] | None) -> bool:
     """Whether the tiles of ``state`` are conserved, given that those of the sound state
     ``last`` were: every tile that came into a holder (a stack, the board, a supply, a
     face-down pile) left another, and every stack count that changed is a sound one.
-    False when that cannot be shown (the full count then says what is wrong)."""
+    ``added``: the tiles added to the board since (``_tiles_added``). False when that
+    cannot be shown (the full count then says what is wrong)."""
     came: list[str] = []
     went: list[str] = []
     if state.large_stack is not last.large_stack and not _stack_moves(
@@ -158,11 +160,9 @@ def _tiles_moved_within(last: State, state: State) -> bool:
         last.small_stack, state.small_stack, "S", came, went
     ):
         return False
-    if state.board is not last.board:
-        old_board, board = last.board, state.board
-        if not old_board.items() <= board.items():
-            return False  # a tile left the board or changed: count in full
-        came += [board[cell] for cell in board.keys() - old_board.keys()]
+    if added is None:
+        return False  # a tile left the board or changed: count in full
+    came += added.values()
     if state.players is not last.players:
         before = last.players
         if state.players.keys() != before.keys():
@@ -200,14 +200,20 @@ def _stack_moves(
     return True
 
 
-def _board_grew_soundly(old: dict[str, str], state: State) -> bool:
-    """Whether the board of ``state`` is the sound board ``old`` with only tiles added, each
-    on a cell that fits it and off the city centre (PAL-GEO-01/02, as ``_lattice``)."""
-    board = state.board
+def _tiles_added(old: dict[str, str], board: dict[str, str]) -> dict[str, str] | None:
+    """The tiles ``board`` holds beyond the sound board ``old``, by cell; None when a tile
+    of ``old`` is gone or another lies in its place."""
     if not old.items() <= board.items():
+        return None
+    return {cell: board[cell] for cell in board.keys() - old.keys()}
+
+
+def _added_tiles_fit(added: dict[str, str] | None, state: State) -> bool:
+    """Whether the board is a sound one with only ``added`` tiles more, each on a cell that
+    fits it and off the city centre (PAL-GEO-01/02, as ``_lattice``)."""
+    if added is None:
         return False
-    for cell in board.keys() - old.keys():
-        code = board[cell]
+    for cell, code in added.items():
         if code not in TILES or TILES[code].size != kind_of(cell) or cell in state.city:
             return False
     return True
@@ -267,15 +273,23 @@ def _city(state: State) -> list[str]:
 
 
 def _pieces(state: State) -> list[str]:
+    """Every legion and censor stands in the city centre or alone on a land tile: the sound
+    case checked piece by piece (the two pieces spelt out, no pair built per player), the
+    faults named by ``_piece_faults``."""
     board = state.board
     standing: set[str] = set()
     for p in state.players.values():
-        for pos in (p.legion, p.censor):
-            if pos != CENTRE:
-                if pos not in board or pos in standing:
-                    return _piece_faults(state)
-                standing.add(pos)
-    return []  # every piece in the centre or alone on a land tile
+        legion = p.legion
+        if legion != CENTRE:
+            if legion not in board or legion in standing:
+                return _piece_faults(state)
+            standing.add(legion)
+        censor = p.censor
+        if censor != CENTRE:
+            if censor not in board or censor in standing:
+                return _piece_faults(state)
+            standing.add(censor)
+    return []
 
 
 def _piece_faults(state: State) -> list[str]:

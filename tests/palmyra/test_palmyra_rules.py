@@ -505,3 +505,24 @@ def test_palmyra_shortcuts_see_a_seat_more() -> None:
     ):
         more = attrs.evolve(state, players={**state.players, "c": newcomer})
         assert any(fault in f for f in game.invariant_failures(more)), fault
+
+
+def test_palmyra_pieces_law_piece_by_piece() -> None:
+    """Every legion and every censor is checked (a's legion stands on 0,0): a legion or a
+    censor on a cell with no tile, or a piece on a tile another piece stands on, whichever
+    of the two it is, is reported."""
+    game, state = shortcut_game()
+    a = state.players["a"]
+    b = state.players["b"]
+    for players, fault in (
+        ({"a": a, "b": attrs.evolve(b, legion="0,0")}, "two pieces stand on the tile at 0,0"),
+        (
+            {"a": attrs.evolve(a, censor="2,0"), "b": attrs.evolve(b, legion="2,0")},
+            "two pieces stand on the tile at 2,0",
+        ),
+        (
+            {"a": a, "b": attrs.evolve(b, censor="4,4")},
+            "b's censor stands at '4,4', which is no land tile",
+        ),
+    ):
+        assert fault in game.invariant_failures(attrs.evolve(state, players=players)), fault
