@@ -128,8 +128,8 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
 
     def invariant_failures(self, state: State) -> list[str]:
         """Every broken invariant of ``state`` (empty when sound): in full with
-        ``full_checks`` and when the game ends, else reusing what the last check found for
-        the parts the events since left as they were."""
+        ``full_checks`` and when the stage of play changes (the game's end among them),
+        else the holdings on what changed since the last sound state (``invariants.Memo``)."""
         if self.full_checks:
             return invariants.failures(self.tables, state, invariants.Memo())
         stage = invariants.stage_of(state)

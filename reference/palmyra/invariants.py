@@ -4,6 +4,7 @@ sound, pieces on tiles or in the centre, the turn bookkeeping consistent."""
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
 
 from reference.palmyra.lattice import CENTRE, kind_of
 from reference.palmyra.state import CHAIN, CHOOSE, DRAW, MOVE, OVER, SETUP, TURN, State
@@ -19,14 +20,8 @@ _ACTION_OF_PHASE = {
 
 def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
     """Every broken invariant (an empty list when the state is sound)."""
-    found: list[str] = []
+    found = _holdings(cfg, state, memo)
     players = state.players
-    coins = state.bank + state.removed + sum(p.coins for p in players.values())
-    if coins != cfg.tables.bank_total:
-        found.append(f"coins not conserved: {coins} in play, the game has {cfg.tables.bank_total}")
-    found += _tiles(cfg, state, memo)
-    found += _lattice(state, memo)
-    found += _pieces(state)
     if state.current not in players:
         found.append(f"current player {state.current!r} is not a player")
     if state.emperor and (state.emperor not in players or not cfg.advanced):
@@ -34,7 +29,7 @@ def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
     due = bool(state.draws_due)
     if due != (state.phase in (SETUP, DRAW)):
         found.append(f"phase {state.phase} with {len(state.draws_due)} draws due")
-    if any(d.player not in players for d in state.draws_due):
+    if state.draws_due and any(d.player not in players for d in state.draws_due):
         found.append("a draw is due to someone who is not a player")
     kinds = _ACTION_OF_PHASE.get(state.phase)
     if kinds is not None and state.action.kind not in kinds:
@@ -55,25 +50,25 @@ def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
 
 
 class Memo:
-    """What the last check found, kept by one engine (never shared between rule sets).
+    """The last state whose holdings were found sound, kept by one engine (never shared
+    between rule sets).
 
-    States are immutable and most events leave the stacks and the board as they were, so
-    when the very same objects come back the earlier answer still holds. A memo serves one
-    stage of the game (``stage_of``); a fresh one checks everything in full.
+    States are immutable and an event changes a few of their parts, sharing the others
+    with the state before (reference/core/evolve.py). Once a state's coins, tiles, board
+    and pieces are found sound, the next state's are checked on what changed since: a part
+    that is the very same object needs no second look, and a changed part is compared with
+    the part it replaced. A memo serves one stage of the game (``stage_of``); a fresh one
+    checks everything in full.
     """
 
     def __init__(self, stage: str = "") -> None:
         self.stage = stage
         """The stage of the game (``stage_of``) this memo serves: a new one starts empty."""
-        self.stacks: (
-            tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], list[str]] | None
-        ) = None
-        """(mix, large stack, small stack, tiles expected outside, stack faults)."""
-        self.sound_board: dict[str, str] | None = None
-        """The last board found sound."""
-        self.tiles: tuple[tuple[object, ...], list[str]] | None = None
-        """(the tile holders last counted: expected counts, board, each player's supply and
-        face-down tiles; what the count found)."""
+        self.sound: State | None = None
+        """The last state whose coins, tiles, lattice and pieces were all sound (an unsound
+        state checked since leaves it in place: the next is compared with this one)."""
+        self.mix: dict[str, int] | None = None
+        """The tile mix ``sound`` was checked against."""
 
 
 def stage_of(state: State) -> str:
@@ -84,12 +79,148 @@ def stage_of(state: State) -> str:
     return OVER if state.phase == OVER else SETUP if state.phase == SETUP else TURN
 
 
-def _outside_stacks(cfg: Config, state: State, memo: Memo) -> tuple[dict[str, int], list[str]]:
+def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
+    """What is wrong with the coins, the tiles, the lattice and the pieces: in full, or,
+    after a sound state (``memo.sound``), only where this state differs from it. Each
+    shortcut answers only "still sound"; a law it cannot vouch for is checked in full,
+    so a fault is always named as the full check names it."""
+    last = memo.sound
+    mix = cfg.tables.mix
+    if last is None or memo.mix is not mix or last.city is not state.city:
+        found = _coins(cfg, state) + _tiles(cfg, state) + _lattice(state) + _pieces(state)
+    else:
+        coins_moved, hands_moved, pieces_moved = _players_changed(last, state)
+        same_board = state.board is last.board
+        added = {} if same_board else _tiles_added(last.board, state.board)
+        same_stacks = (
+            state.large_stack is last.large_stack and state.small_stack is last.small_stack
+        )
+        found = []
+        # Coins: the same coins in each hand, the bank and out of play.
+        if coins_moved or state.bank != last.bank or state.removed != last.removed:
+            found += _coins(cfg, state)
+        # Tiles: the same holders hold the same tiles; else the tiles that moved balance.
+        holders_changed = hands_moved or not (same_board and same_stacks)
+        if holders_changed and not _tiles_moved_within(last, state, added):
+            found += _tiles(cfg, state)
+        # The lattice: the same board, or the sound one with only fitting tiles added.
+        if not (same_board or _added_tiles_fit(added, state)):
+            found += _lattice(state)
+        # The pieces: each where it stood, on the same board.
+        if pieces_moved or not same_board:
+            found += _pieces(state)
+    if not found:
+        memo.sound, memo.mix = state, mix
+    return found
+
+
+def _coins(cfg: Config, state: State) -> list[str]:
+    """Coins are conserved: the bank, the coins out of play and the players' coins."""
+    coins = state.bank + state.removed + sum(map(_COINS, state.players.values()))
+    if coins != cfg.tables.bank_total:
+        return [f"coins not conserved: {coins} in play, the game has {cfg.tables.bank_total}"]
+    return []
+
+
+def _players_changed(last: State, state: State) -> tuple[bool, bool, bool]:
+    """Whether any player's coins, tiles in hand (supply, face down) or pieces differ from
+    ``last``; all three when the seats are not the same."""
+    if state.players is last.players:
+        return False, False, False
+    before = last.players
+    if state.players.keys() != before.keys():
+        return True, True, True
+    coins = hands = pieces = False
+    for name, p in state.players.items():
+        q = before[name]
+        if p is not q:
+            coins = coins or p.coins != q.coins
+            hands = hands or p.supply is not q.supply or p.face_down is not q.face_down
+            pieces = pieces or p.legion != q.legion or p.censor != q.censor
+    return coins, hands, pieces
+
+
+_COINS = attrgetter("coins")
+"""A player's coins."""
+
+
+def _tiles_moved_within(last: State, state: State, added: dict[str, str] | None) -> bool:
+    """Whether the tiles of ``state`` are conserved, given that those of the sound state
+    ``last`` were: every tile that came into a holder (a stack, the board, a supply, a
+    face-down pile) left another, and every stack count that changed is a sound one.
+    ``added``: the tiles added to the board since (``_tiles_added``). False when that
+    cannot be shown (the full count then says what is wrong)."""
+    came: list[str] = []
+    went: list[str] = []
+    if state.large_stack is not last.large_stack and not _stack_moves(
+        last.large_stack, state.large_stack, "L", came, went
+    ):
+        return False
+    if state.small_stack is not last.small_stack and not _stack_moves(
+        last.small_stack, state.small_stack, "S", came, went
+    ):
+        return False
+    if added is None:
+        return False  # a tile left the board or changed: count in full
+    came += added.values()
+    if state.players is not last.players:
+        before = last.players
+        if state.players.keys() != before.keys():
+            return False
+        for name, p in state.players.items():
+            q = before[name]
+            if p is not q:
+                if p.supply is not q.supply:
+                    came += p.supply
+                    went += q.supply
+                if p.face_down is not q.face_down:
+                    came += p.face_down
+                    went += q.face_down
+    return sorted(came) == sorted(went)
+
+
+def _stack_moves(
+    old: dict[str, int], new: dict[str, int], size: str, came: list[str], went: list[str]
+) -> bool:
+    """Note the tiles that left or came into a stack (``old`` became ``new``); False when
+    a changed count is no sound one (negative, or no tile of the stack's size)."""
+    for code, n in new.items():
+        was = old.get(code)
+        if was is None or n != was:
+            if n < 0 or code not in TILES or TILES[code].size != size:
+                return False
+            was = was or 0
+            if n > was:
+                came += [code] * (n - was)
+            else:
+                went += [code] * (was - n)
+    for code, was in old.items():
+        if code not in new:
+            went += [code] * was
+    return True
+
+
+def _tiles_added(old: dict[str, str], board: dict[str, str]) -> dict[str, str] | None:
+    """The tiles ``board`` holds beyond the sound board ``old``, by cell; None when a tile
+    of ``old`` is gone or another lies in its place."""
+    if not old.items() <= board.items():
+        return None
+    return {cell: board[cell] for cell in board.keys() - old.keys()}
+
+
+def _added_tiles_fit(added: dict[str, str] | None, state: State) -> bool:
+    """Whether the board is a sound one with only ``added`` tiles more, each on a cell that
+    fits it and off the city centre (PAL-GEO-01/02, as ``_lattice``)."""
+    if added is None:
+        return False
+    for cell, code in added.items():
+        if code not in TILES or TILES[code].size != kind_of(cell) or cell in state.city:
+            return False
+    return True
+
+
+def _outside_stacks(cfg: Config, state: State) -> tuple[dict[str, int], list[str]]:
     """How many tiles of each code must lie outside the stacks, and any fault in the stacks."""
-    if memo.stacks is not None:
-        mix, large, small, expected, faults = memo.stacks
-        if mix is cfg.tables.mix and large is state.large_stack and small is state.small_stack:
-            return expected, faults
     rest: Counter[str] = Counter(cfg.tables.mix)
     faults = []
     for name, pile, size in (("large", state.large_stack, "L"), ("small", state.small_stack, "S")):
@@ -100,23 +231,13 @@ def _outside_stacks(cfg: Config, state: State, memo: Memo) -> tuple[dict[str, in
                 rest[code] -= n
     if any(n < 0 for n in rest.values()):
         faults.append("the stacks hold more tiles than the tile mix")
-    expected = dict(+rest)
-    memo.stacks = (cfg.tables.mix, state.large_stack, state.small_stack, expected, faults)
-    return expected, faults
+    return dict(+rest), faults
 
 
-def _tiles(cfg: Config, state: State, memo: Memo) -> list[str]:
-    expected, faults = _outside_stacks(cfg, state, memo)
-    holders: tuple[object, ...] = (expected, state.board)
-    for p in state.players.values():
-        holders += (p.supply, p.face_down)
-    if memo.tiles is not None:
-        last, found = memo.tiles
-        if len(last) == len(holders) and all(a is b for a, b in zip(last, holders, strict=True)):
-            return found
-    found = _tile_count(state, expected, faults)
-    memo.tiles = (holders, found)
-    return found
+def _tiles(cfg: Config, state: State) -> list[str]:
+    """The stack faults, and whether the tiles outside the stacks are the ones expected."""
+    expected, faults = _outside_stacks(cfg, state)
+    return _tile_count(state, expected, faults)
 
 
 def _tile_count(state: State, expected: dict[str, int], faults: list[str]) -> list[str]:
@@ -132,18 +253,14 @@ def _tile_count(state: State, expected: dict[str, int], faults: list[str]) -> li
     return [*faults, f"tiles not conserved: {dict(diff)} differ from the tile mix"]
 
 
-def _lattice(state: State, memo: Memo) -> list[str]:
+def _lattice(state: State) -> list[str]:
     found: list[str] = []
-    if memo.sound_board is state.board:
-        return _city(state)
     for cell, code in state.board.items():
         # PAL-GEO-01/02: large tiles on octagon cells, small on square cells, so two small
         # tiles never touch; no land tile on the city centre.
         kind = kind_of(cell)
         if code not in TILES or TILES[code].size != kind:
             found.append(f"cell {cell!r} holds {code!r}, which does not fit it")
-    if not found:
-        memo.sound_board = state.board
     return found + _city(state)
 
 
@@ -156,15 +273,23 @@ def _city(state: State) -> list[str]:
 
 
 def _pieces(state: State) -> list[str]:
+    """Every legion and censor stands in the city centre or alone on a land tile: the sound
+    case checked piece by piece (the two pieces spelt out, no pair built per player), the
+    faults named by ``_piece_faults``."""
     board = state.board
     standing: set[str] = set()
     for p in state.players.values():
-        for pos in (p.legion, p.censor):
-            if pos != CENTRE:
-                if pos not in board or pos in standing:
-                    return _piece_faults(state)
-                standing.add(pos)
-    return []  # every piece in the centre or alone on a land tile
+        legion = p.legion
+        if legion != CENTRE:
+            if legion not in board or legion in standing:
+                return _piece_faults(state)
+            standing.add(legion)
+        censor = p.censor
+        if censor != CENTRE:
+            if censor not in board or censor in standing:
+                return _piece_faults(state)
+            standing.add(censor)
+    return []
 
 
 def _piece_faults(state: State) -> list[str]:

@@ -18,7 +18,7 @@ from reference.palmyra.common import (
 )
 from reference.palmyra.draws import plan_draws, start_draws, tiles_choice_matters
 from reference.palmyra.events import CollectTaxes, Conquer, EndAction, FlipTile, PlaceTile
-from reference.palmyra.lattice import CENTRE, kind_of, neighbours, parse_cell
+from reference.palmyra.lattice import CENTRE, kind_of, neighbours, parse_cell, touching
 from reference.palmyra.state import (
     CENSOR,
     CHAIN,
@@ -26,9 +26,9 @@ from reference.palmyra.state import (
     CONQUER,
     LEGION,
     PIECES,
+    STARTED,
     TAX,
     TURN,
-    Action,
     State,
 )
 from reference.palmyra.tables import Config
@@ -135,7 +135,7 @@ def start_chain(cfg: Config, state: State, event: Conquer | CollectTaxes) -> Sta
     # PAL-CHAIN-05: the action places at least one tile, so it needs a possible placement.
     if not can_place(cfg, state, player.supply, pos):
         raise RuleViolation("PAL-CHAIN-05", f"the {event.piece} has no tile it can place")
-    return evolve(state, phase=CHAIN, action=Action(kind=kind, piece=event.piece))
+    return evolve(state, phase=CHAIN, action=STARTED[kind, event.piece])
 
 
 def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
@@ -167,8 +167,10 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
         raise RuleViolation("PAL-PLACE-02", f"cell {event.cell} is not empty")
     origin = position(player, action.piece)
     # PAL-PLACE-03: the tile must touch the acting piece's tile; PAL-PLACE-04: from the
-    # city centre, any cell touching a city cell.
-    if event.cell not in targets(state, origin):
+    # city centre, any cell touching a city cell (the cell is empty, checked above, so it
+    # is one of ``targets`` exactly when it is one of the cells around).
+    around = touching(state.city) if origin == CENTRE else neighbours(origin)
+    if event.cell not in around:
         if origin == CENTRE:
             raise RuleViolation("PAL-PLACE-04", f"cell {event.cell} does not touch the city centre")
         raise RuleViolation("PAL-PLACE-03", f"cell {event.cell} does not touch cell {origin}")

@@ -14,8 +14,8 @@ from reference.palmyra.state import (
     MOVE,
     PIECES,
     REORGANISE,
+    STARTED,
     TURN,
-    Action,
     Draw,
     State,
 )
@@ -46,7 +46,7 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
     # One tile is due from the chosen stack (a chance draw; then the pieces move).
     return evolve(
         state,
-        action=Action(kind=REORGANISE),
+        action=STARTED[REORGANISE, ""],
         phase=DRAW,
         draws_due=(Draw(event.player, event.stack),),
         short=False,

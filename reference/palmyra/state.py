@@ -79,6 +79,13 @@ class Action:
 NO_ACTION = Action()
 """No action in progress (between turns, and once the game is over); frozen, so shared."""
 
+STARTED: dict[tuple[str, str], Action] = {
+    (kind, piece): Action(kind=kind, piece=piece)
+    for kind in (CONQUER, TAX, REORGANISE)
+    for piece in ("", *PIECES)
+}
+"""An action just chosen, by (kind, acting piece; '' for Reorganise): frozen, so shared."""
+
 
 @attrs.frozen(slots=False)
 class State:

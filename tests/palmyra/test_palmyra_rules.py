@@ -337,13 +337,16 @@ def test_PAL_CHAIN_04_lone_icon_needs_room_for_a_partner() -> None:
 
 def test_palmyra_coin_memo_sees_bank_and_player_changes() -> None:
     """The incremental check (full_checks=False) sees a change of the bank alone (the
-    players dict the same object), and of one player's coins in a new players dict."""
+    players dict the same object), of the coins out of play alone, and of one player's
+    coins in a new players dict."""
     game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
     state = position(game)
     assert game.invariant_failures(state) == []
     bank_off = attrs.evolve(state, bank=state.bank + 1)
     assert bank_off.players is state.players
     assert any("coins not conserved" in f for f in game.invariant_failures(bank_off))
+    removed_off = attrs.evolve(state, removed=state.removed + 1)
+    assert any("coins not conserved" in f for f in game.invariant_failures(removed_off))
     richer = {**state.players, "b": attrs.evolve(state.players["b"], coins=3)}
     assert any(
         "coins not conserved" in f
@@ -356,7 +359,8 @@ def test_palmyra_coin_memo_sees_bank_and_player_changes() -> None:
 
 def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
     """The incremental check sees a piece left off the board when only the board changes,
-    and two pieces on one tile when only the players change."""
+    and two pieces on one tile, or a piece moved off the board, when only the players
+    change."""
     game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
     state = position(game)
     assert game.invariant_failures(state) == []
@@ -371,6 +375,11 @@ def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
     crowded = {**state.players, "b": attrs.evolve(state.players["b"], censor="0,0")}
     assert "two pieces stand on the tile at 0,0" in game.invariant_failures(
         attrs.evolve(state, players=crowded)
+    )
+    # a's legion moved off the board, the board as it was.
+    astray = {**state.players, "a": attrs.evolve(state.players["a"], legion="4,4")}
+    assert "a's legion stands at '4,4', which is no land tile" in game.invariant_failures(
+        attrs.evolve(state, players=astray)
     )
 
 
@@ -392,3 +401,128 @@ def test_palmyra_tile_memo_sees_board_and_supply_changes() -> None:
     assert game.invariant_failures(attrs.evolve(state, players=dict(state.players))) == []
     drawn = attrs.evolve(gained, large_stack={"L:D": 2, "L:H": 2, "L:M": 1})
     assert game.invariant_failures(drawn) == []
+
+
+def shortcut_game(state_of: Any = position) -> tuple[PalmyraGame, State]:
+    """A rule set checking on what changed (full_checks=False) and the fixture position,
+    found sound once: the memo now holds it, so what follows is checked on the changes."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+    state = state_of(game)
+    assert game.invariant_failures(state) == []
+    return game, state
+
+
+def with_hand(state: State, name: str, **hand: Any) -> dict[str, PlayerState]:
+    """The players of ``state`` with ``name``'s supply or face-down tiles replaced."""
+    return {**state.players, name: attrs.evolve(state.players[name], **hand)}
+
+
+def test_palmyra_tile_shortcut_sees_unsound_stack_counts() -> None:
+    """A changed stack count is checked as the full count checks it: a negative count, a
+    tile of the other size, a code that is no tile (even with a count of 0), each with the
+    tiles that moved balanced, is reported; a draw from the stack is sound."""
+    game, state = shortcut_game()
+    drawn = attrs.evolve(
+        state,
+        large_stack={**state.large_stack, "L:D": 1},
+        players=with_hand(state, "a", supply=("L:D", "L:D")),
+    )
+    assert game.invariant_failures(drawn) == []
+    overdrawn = attrs.evolve(
+        drawn,
+        large_stack={**state.large_stack, "L:D": -1},
+        players=with_hand(state, "a", supply=("L:D",) * 4),
+    )
+    assert "large stack holds -1 x 'L:D'" in game.invariant_failures(overdrawn)
+    wrong_size = attrs.evolve(
+        drawn, large_stack={**drawn.large_stack, "S:M": 1}, small_stack={"S:D": 2, "S:M": 1}
+    )
+    assert "large stack holds 1 x 'S:M'" in game.invariant_failures(wrong_size)
+    no_tile = attrs.evolve(drawn, small_stack={**drawn.small_stack, "X:Y": 0})
+    assert game.invariant_failures(no_tile) == ["small stack holds 0 x 'X:Y'"]
+    # A tile more or less in the stack, or both L:H gone with their count, and no tile
+    # anywhere else to make up for it.
+    for large in ({"L:D": 2, "L:H": 2, "L:M": 2}, {"L:D": 0, "L:H": 2, "L:M": 2}, {"L:D": 1}):
+        lost = attrs.evolve(drawn, large_stack={**large, "L:M": 2})
+        assert any("tiles not conserved" in f for f in game.invariant_failures(lost)), large
+
+
+def test_palmyra_tile_shortcut_sees_a_board_tile_changed() -> None:
+    """A tile on the board turned into another is not conserved (the shortcut counts added
+    tiles only when the earlier board is still all there); swapped with one from the stack
+    it is sound."""
+    game, state = shortcut_game()
+    changed = attrs.evolve(state, board={**state.board, "0,0": "L:M"})
+    assert any("tiles not conserved" in f for f in game.invariant_failures(changed))
+    swapped = attrs.evolve(changed, large_stack={"L:D": 3, "L:H": 2, "L:M": 1})
+    assert game.invariant_failures(swapped) == []
+
+
+def test_palmyra_tile_shortcut_sees_face_down_tiles() -> None:
+    """A tile turned face down from the supply is sound; a face-down tile more (the supply
+    as it was), or one face down that never left the supply, is reported."""
+    game, state = shortcut_game()
+    flipped = attrs.evolve(state, players=with_hand(state, "a", supply=(), face_down=("L:D",)))
+    assert game.invariant_failures(flipped) == []
+    assert game.invariant_failures(flipped) == []
+    doubled = attrs.evolve(flipped, players=with_hand(flipped, "a", face_down=("L:D", "L:D")))
+    assert any("tiles not conserved" in f for f in game.invariant_failures(doubled))
+    still_up = attrs.evolve(state, players=with_hand(state, "a", face_down=("L:D",)))
+    assert any("tiles not conserved" in f for f in game.invariant_failures(still_up))
+
+
+def test_palmyra_lattice_shortcut_checks_the_tiles_added() -> None:
+    """PAL-GEO-01/02 on the tiles an event adds (each from a's supply, so tiles balance):
+    a large tile on a square cell, or any tile on the city centre, is reported; a large
+    tile on an octagon cell is sound. A tile replaced by one that does not fit is reported."""
+    game, state = shortcut_game()
+    emptied = with_hand(state, "a", supply=())
+    misfit = attrs.evolve(state, board={**state.board, "0,1": "L:D"}, players=emptied)
+    assert game.invariant_failures(misfit) == ["cell '0,1' holds 'L:D', which does not fit it"]
+    on_city = attrs.evolve(state, board={**state.board, "20,0": "L:D"}, players=emptied)
+    assert game.invariant_failures(on_city) == ["city-centre cell 20,0 also holds a land tile"]
+    placed = attrs.evolve(state, board={**state.board, "1,1": "L:D"}, players=emptied)
+    assert game.invariant_failures(placed) == []
+    # A tile of the board swapped for a small one from the stack: the tiles balance, the
+    # cell does not fit (the earlier board is no longer all there: checked in full).
+    swapped = attrs.evolve(
+        state,
+        board={**state.board, "0,0": "S:M"},
+        large_stack={**state.large_stack, "L:D": 3},
+        small_stack={"S:D": 2, "S:M": 1},
+    )
+    assert game.invariant_failures(swapped) == ["cell '0,0' holds 'S:M', which does not fit it"]
+
+
+def test_palmyra_shortcuts_see_a_seat_more() -> None:
+    """A player more (the others as they were) is checked in full: their coins, or their
+    tile or piece, are reported."""
+    game, state = shortcut_game()
+    for newcomer, fault in (
+        (PlayerState(coins=1), "coins not conserved"),
+        (PlayerState(coins=0, supply=("L:M",)), "tiles not conserved"),
+        (PlayerState(coins=0, legion="4,4"), "c's legion stands at '4,4', which is no land tile"),
+    ):
+        more = attrs.evolve(state, players={**state.players, "c": newcomer})
+        assert any(fault in f for f in game.invariant_failures(more)), fault
+
+
+def test_palmyra_pieces_law_piece_by_piece() -> None:
+    """Every legion and every censor is checked (a's legion stands on 0,0): a legion or a
+    censor on a cell with no tile, or a piece on a tile another piece stands on, whichever
+    of the two it is, is reported."""
+    game, state = shortcut_game()
+    a = state.players["a"]
+    b = state.players["b"]
+    for players, fault in (
+        ({"a": a, "b": attrs.evolve(b, legion="0,0")}, "two pieces stand on the tile at 0,0"),
+        (
+            {"a": attrs.evolve(a, censor="2,0"), "b": attrs.evolve(b, legion="2,0")},
+            "two pieces stand on the tile at 2,0",
+        ),
+        (
+            {"a": a, "b": attrs.evolve(b, censor="4,4")},
+            "b's censor stands at '4,4', which is no land tile",
+        ),
+    ):
+        assert fault in game.invariant_failures(attrs.evolve(state, players=players)), fault
