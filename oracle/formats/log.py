@@ -187,9 +187,10 @@ def _no_key_lost(line: dict[str, Any], braces: int, colons: int, text: str) -> b
     equality only if no key repeated: entries == colons proves it. The objects of a line
     are usually the line and objects directly in it (its ``state``); when those are as many
     as its braces, they are all its objects, else every object at any depth is counted.
-    A line with colons in its strings (``"tile": "L:M"``) and no escape (so each string's
-    text is its value) has exactly as many colons as its entries plus the colons in the
-    decoded keys and values, unless an entry was lost with a repeated key."""
+    A line with colons in its strings (``"tile": "L:M"``) and no escape (no backslash) has
+    each string's text between two quotes and no other quote, so the pieces of the text at
+    even places between its quotes are all that lies outside strings: their colons are
+    one per key, as many as the entries unless a key was lost."""
     entries = len(line)
     if braces > 1:
         objects = 1
@@ -201,7 +202,7 @@ def _no_key_lost(line: dict[str, Any], braces: int, colons: int, text: str) -> b
             entries = _entries(line)
     if entries == colons:
         return True
-    return "\\" not in text and _colons_held(line) == colons
+    return "\\" not in text and "".join(text.split('"')[::2]).count(":") == entries
 
 
 def _entries(value: Any) -> int:
@@ -210,18 +211,6 @@ def _entries(value: Any) -> int:
         return len(value) + sum(_entries(inner) for inner in value.values())
     if type(value) is list:
         return sum(_entries(inner) for inner in value)
-    return 0
-
-
-def _colons_held(value: Any) -> int:
-    """The colons a decoded JSON value's text needs without escapes: one per entry, and
-    those in its keys and strings."""
-    if type(value) is str:
-        return value.count(":")
-    if type(value) is dict:
-        return sum(1 + key.count(":") + _colons_held(inner) for key, inner in value.items())
-    if type(value) is list:
-        return sum(_colons_held(inner) for inner in value)
     return 0
 
 

@@ -14,6 +14,8 @@ from typing import ClassVar
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oracle.formats.converter import _plan, event_structurer, structure_event
 from oracle.formats.log import Malformed, decode_line
@@ -165,6 +167,53 @@ def test_a_repeated_key_is_refused_however_the_line_is_built(line: bytes) -> Non
 )
 def test_lines_with_colons_or_braces_anywhere_decode_as_json_does(line: bytes) -> None:
     assert decode_line(1, line) == json.loads(line)
+
+
+class _Pairs(list[tuple[str, object]]):
+    """An object's entries in order, a key possibly twice."""
+
+
+# Objects as lists of (key, value) pairs, so a key may be given twice; keys and strings
+# drawn from text that holds colons, braces, quotes and backslashes.
+_TEXT = st.text(alphabet='ab:{}"\\', max_size=4)
+_TREES = st.recursive(
+    st.one_of(st.integers(-3, 3), _TEXT, st.booleans()),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.lists(st.tuples(st.sampled_from(["a", "b", "a:", "{"]), inner), max_size=3).map(_Pairs),
+    ),
+    max_leaves=8,
+)
+
+
+def _text(tree: object) -> str:
+    if isinstance(tree, _Pairs):
+        return "{" + ", ".join(f"{json.dumps(k)}: {_text(v)}" for k, v in tree) + "}"
+    if isinstance(tree, list):
+        return "[" + ", ".join(_text(v) for v in tree) + "]"
+    return json.dumps(tree)
+
+
+def _repeats(tree: object) -> bool:
+    if isinstance(tree, _Pairs):
+        keys = [k for k, _ in tree]
+        return len(set(keys)) != len(keys) or any(_repeats(v) for _, v in tree)
+    if isinstance(tree, list):
+        return any(_repeats(v) for v in tree)
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["t", "u", "state"]), _TREES), max_size=4))
+def test_any_line_decodes_as_the_strict_decoder_says(pairs: list[tuple[str, object]]) -> None:
+    # Worked out from the format's rule: a key given twice in any object is refused;
+    # any other line is its JSON value, whatever colons or braces its strings hold.
+    line = _text(_Pairs(pairs))
+    if _repeats(_Pairs(pairs)):
+        with pytest.raises(Malformed, match="appears twice in one object"):
+            decode_line(1, line.encode() + b"\n")
+    else:
+        assert decode_line(1, line.encode() + b"\n") == json.loads(line)
 
 
 def test_infinity_is_refused_on_the_quick_path_too() -> None:
