@@ -115,3 +115,30 @@ def test_piece_stocks_are_rechecked_when_only_the_supply_changes() -> None:
     assert game.invariant_failures(attrs.evolve(state, players=players)) == [
         f"cover_tiles: 1 placed + {covers} in supply"
     ]
+
+
+def test_goods_and_coins_are_recounted_for_the_player_whose_record_changed() -> None:
+    """The incremental check (full_checks off) keeps each player's goods and coins by the
+    identity of the player's record: a sound state fills the memo, then a player given a
+    cube or a coin from nowhere (the supply the same object) is still reported, and so is a
+    supply short of a cube while every player stays the same object."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    cubes, coins = game.tables.cubes_per_good, game.tables.coins
+    assert game.invariant_failures(state) == []
+    a = state.players["a"]
+    richer = {**state.players, "a": attrs.evolve(a, goods={**a.goods, "wood": a.goods["wood"] + 1})}
+    assert game.invariant_failures(attrs.evolve(state, players=richer)) == [
+        f"wood: {cubes + 1} cubes in play, the game has {cubes}"
+    ]
+    assert game.invariant_failures(state) == []
+    # Only the coins change: the goods stay the same object.
+    paid = {**state.players, "a": attrs.evolve(a, coins=a.coins + 1)}
+    assert game.invariant_failures(attrs.evolve(state, players=paid)) == [
+        f"coins: {coins + 1} in play, the game has {coins}"
+    ]
+    assert game.invariant_failures(state) == []
+    short = attrs.evolve(state, supply={**state.supply, "grain": state.supply["grain"] - 1})
+    assert short.players is state.players
+    assert game.invariant_failures(short) == [
+        f"grain: {cubes - 1} cubes in play, the game has {cubes}"
+    ]
