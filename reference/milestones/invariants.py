@@ -8,7 +8,8 @@ Most events change one player and the supply and leave the rest of the state unt
   supply must then hold exactly what the players do not, so after a move only the moving
   player is counted again and the supply compared with what it must hold;
 - the checks over pieces, bonus tiles and worker tiles (by the identity of the board, the
-  tile places and each player's workers), recomputed only when one of them changed.
+  tile places and each player's workers), recomputed only when one of them changed, and
+  the board's own checks (pieces on the map) only when the board changed.
 
 The memo is dropped, so everything is counted from nothing, when the phase changes (the
 game's end among them) and on every state when the rule set checks in full
@@ -67,6 +68,8 @@ class InvariantChecker:
         """What the supply must hold (WEALTH_OF order): the components less the players'
         holdings; None when that is below zero somewhere (the full count then reports)."""
         self._places: tuple[Any, ...] = ()
+        self._board: MainBoard | None = None
+        self._board_failures: list[str] = []
         self._placed: dict[str, int] = {}
         self._failures: list[str] = []
         self._stocks: tuple[int, ...] | None = None
@@ -78,6 +81,7 @@ class InvariantChecker:
         self._wealth = []
         self._supply_due = None
         self._places = ()
+        self._board = None
         self._stocks = None
 
     def __call__(self, state: State, full: bool = False) -> list[str]:
@@ -102,7 +106,11 @@ class InvariantChecker:
         # from is no longer the same object.
         places = TILE_PLACES(state)
         if workers_changed or places != self._places:
+            if state.board is not self._board:
+                self._board = state.board
+                self._board_failures = board_failures(self.tables, state.board)
             self._placed, self._failures = placed_and_tiles(self.tables, state)
+            self._failures[:0] = self._board_failures
             self._places = places
             self._stocks = None
         failures += self._failures
@@ -199,7 +207,8 @@ def stage_of(state: State) -> str:
 
 
 def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list[str]]:
-    """Pieces in play by kind, and the failures of the bonus-tile and worker-tile counts."""
+    """Pieces in play by kind, and the failures of the bonus-tile and worker-tile counts
+    (the board's own checks are `board_failures`, made only when the board changed)."""
     failures: list[str] = []
     board = state.board
     placed = {
@@ -210,7 +219,6 @@ def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list
         "flour_sacks": len(board.flour),
         "cover_tiles": 0,
     }
-    failures += board_failures(tables, board)
     bonus_on_workers: list[str] = []
     halves = list(state.discarded_workers)
     for p in state.players.values():

@@ -142,3 +142,23 @@ def test_goods_and_coins_are_recounted_for_the_player_whose_record_changed() -> 
     assert game.invariant_failures(short) == [
         f"grain: {cubes - 1} cubes in play, the game has {cubes}"
     ]
+
+
+def test_board_checks_follow_the_board_through_the_memo() -> None:
+    """The incremental check (full_checks off) makes the board's own checks only when the
+    board is a new object: a road off the map is reported once the memo is warm, and still
+    reported when afterwards only a worker tile place changes (the same broken board)."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    assert game.invariant_failures(state) == []
+    roads = state.supply["road_pieces"]
+    off_map = attrs.evolve(
+        state,
+        board=attrs.evolve(state.board, roads=("X1|X2",)),
+        supply={**state.supply, "road_pieces": roads - 1},
+    )
+    off = "road 'X1|X2' is not an edge of the map"
+    assert off in game.invariant_failures(off_map)
+    later = attrs.evolve(off_map, display=off_map.display[1:])
+    assert later.board is off_map.board
+    assert off in game.invariant_failures(later)
+    assert game.invariant_failures(state) == []
