@@ -115,3 +115,50 @@ def test_piece_stocks_are_rechecked_when_only_the_supply_changes() -> None:
     assert game.invariant_failures(attrs.evolve(state, players=players)) == [
         f"cover_tiles: 1 placed + {covers} in supply"
     ]
+
+
+def test_goods_and_coins_are_recounted_for_the_player_whose_record_changed() -> None:
+    """The incremental check (full_checks off) keeps each player's goods and coins by the
+    identity of the player's record: a sound state fills the memo, then a player given a
+    cube or a coin from nowhere (the supply the same object) is still reported, and so is a
+    supply short of a cube while every player stays the same object."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    cubes, coins = game.tables.cubes_per_good, game.tables.coins
+    assert game.invariant_failures(state) == []
+    a = state.players["a"]
+    richer = {**state.players, "a": attrs.evolve(a, goods={**a.goods, "wood": a.goods["wood"] + 1})}
+    assert game.invariant_failures(attrs.evolve(state, players=richer)) == [
+        f"wood: {cubes + 1} cubes in play, the game has {cubes}"
+    ]
+    assert game.invariant_failures(state) == []
+    # Only the coins change: the goods stay the same object.
+    paid = {**state.players, "a": attrs.evolve(a, coins=a.coins + 1)}
+    assert game.invariant_failures(attrs.evolve(state, players=paid)) == [
+        f"coins: {coins + 1} in play, the game has {coins}"
+    ]
+    assert game.invariant_failures(state) == []
+    short = attrs.evolve(state, supply={**state.supply, "grain": state.supply["grain"] - 1})
+    assert short.players is state.players
+    assert game.invariant_failures(short) == [
+        f"grain: {cubes - 1} cubes in play, the game has {cubes}"
+    ]
+
+
+def test_board_checks_follow_the_board_through_the_memo() -> None:
+    """The incremental check (full_checks off) makes the board's own checks only when the
+    board is a new object: a road off the map is reported once the memo is warm, and still
+    reported when afterwards only a worker tile place changes (the same broken board)."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    assert game.invariant_failures(state) == []
+    roads = state.supply["road_pieces"]
+    off_map = attrs.evolve(
+        state,
+        board=attrs.evolve(state.board, roads=("X1|X2",)),
+        supply={**state.supply, "road_pieces": roads - 1},
+    )
+    off = "road 'X1|X2' is not an edge of the map"
+    assert off in game.invariant_failures(off_map)
+    later = attrs.evolve(off_map, display=off_map.display[1:])
+    assert later.board is off_map.board
+    assert off in game.invariant_failures(later)
+    assert game.invariant_failures(state) == []
