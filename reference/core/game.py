@@ -135,6 +135,14 @@ def step(game: Game[S, E], state: S, event: E) -> S:
     return new_state
 
 
+def from_the_one_asked(actor: str, event: object) -> bool:
+    """Whether ``event`` comes from ``actor``, the player to act, or, when chance acts
+    (``actor`` is CHANCE), is a chance outcome (it names no player). The turn rule
+    (``check_actor``) always accepts such an event, whoever else may also be pending."""
+    player = getattr(event, "player", None)
+    return player is None if actor == CHANCE else player == actor
+
+
 def check_actor(
     game: Game[S, E],
     state: S,

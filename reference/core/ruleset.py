@@ -30,7 +30,14 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
-from reference.core.game import CHANCE, Event, Result, check_actor, player_names_ok
+from reference.core.game import (
+    CHANCE,
+    Event,
+    Result,
+    check_actor,
+    from_the_one_asked,
+    player_names_ok,
+)
 from reference.core.options import load_rules_and_data, read_options
 from reference.core.trace import Recorder
 
@@ -256,6 +263,10 @@ class RuleSet(Generic[O, T, S, E]):
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
         says why the player to act is asked (``why_to_act``), built only when it is given.
         The turn facts are worked out once for this state and given to ``check_actor``."""
+        # The one asked is always let through: the player to act is the first of the
+        # pending players, so only an event from anybody else needs them worked out.
+        if from_the_one_asked(self.to_act(state), event):
+            return
         actor, due = self._turn_facts(state)
         try:
             check_actor(self, state, event, self.turn_rule, due, actor)
