@@ -12,6 +12,7 @@ from reference.core.catalogue import load_catalogue
 from reference.core.datafile import DataEntry, DataSet, load_data_dir
 from reference.core.errors import BadOptions
 from reference.core.evolve import evolve
+from reference.core.state import StateInvariantError, counts_not_negative
 
 
 def _non_negative(_: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -131,6 +132,19 @@ def test_a_state_validator_break_is_our_invariant_error_not_a_bare_value_error()
     state = game.new_game(["red", "blue"])
     with pytest.raises(EngineInvariantError, match="gold may not be negative"):
         evolve(state.players["red"], gold=-1)
+
+
+@attrs.frozen(slots=False)
+class _Bag:
+    counts: dict[str, int] = attrs.field(validator=counts_not_negative)
+
+
+def test_a_counted_multiset_may_be_empty_or_zero_but_never_negative() -> None:
+    assert _Bag({}).counts == {} and _Bag({"a": 0, "b": 2}).counts == {"a": 0, "b": 2}
+    with pytest.raises(StateInvariantError, match=r"counts\.b may not be negative \(got -1\)"):
+        _Bag({"a": 3, "b": -1, "c": -2})  # the first negative count is named
+    with pytest.raises(StateInvariantError, match="counts.a may not be negative"):
+        evolve(_Bag({"a": 1}), counts={"a": -1})
 
 
 def test_seat_rotation_and_counted_multisets() -> None:
