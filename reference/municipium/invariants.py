@@ -54,15 +54,34 @@ kinds_of = operator.itemgetter(*KINDS)
 """A citizen count (bag, family) as a tuple in ``KINDS`` order."""
 
 
-def family_count(t: Tables, name: str, p: PlayerState, memo: Memo | None) -> Count:
+def family_count(
+    t: Tables,
+    name: str,
+    p: PlayerState,
+    memo: Memo | None,
+    last: tuple[PlayerState, Count] | None = None,
+) -> Count:
     """One family's citizens, favours and wreaths, and its broken invariants: members
     conserved, no unexchanged set, family cards once each (piles found sound in ``memo``
-    are not sorted again)."""
+    are not sorted again). ``last``: the family's record last counted and its count; when
+    that count was sound and only its members moved (the very same citizens and cards, as
+    many favours and wreaths), the members are counted again and the rest is that count."""
     bad: list[str] = []
     crowned = sum(p.wreathed.values())
     on_board = sum(p.members.values()) + crowned
     if on_board + p.unplaced != t.members:
         bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
+    elif last is not None:
+        before, count = last
+        if (
+            not count[3]
+            and count[2] == crowned
+            and before.citizens is p.citizens
+            and before.favours == p.favours
+            and before.family_cards is p.family_cards
+            and before.spent_cards is p.spent_cards
+        ):
+            return count  # a member moved: the same holdings, sound before
     citizens = kinds_of(p.citizens)
     held = len([count for count in citizens if count > 0])
     # MUN-DECURION-01: a complete set never stays in front of a family.
@@ -95,7 +114,7 @@ def families_count(t: Tables, players: dict[str, PlayerState], memo: Memo | None
         if known is not None and known[0] is p:
             counts.append(known[1])
             continue
-        count = family_count(t, name, p, memo)
+        count = family_count(t, name, p, memo, known)
         if known is None or count != known[1]:
             same = False
         memo.family[name] = (p, count)
