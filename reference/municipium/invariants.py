@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 
+from reference.municipium.rules_flow import add
 from reference.municipium.state import PHASES, Institution, PlayerState, State
 from reference.municipium.tables import KINDS, Tables
 
@@ -53,15 +54,34 @@ kinds_of = operator.itemgetter(*KINDS)
 """A citizen count (bag, family) as a tuple in ``KINDS`` order."""
 
 
-def family_count(t: Tables, name: str, p: PlayerState, memo: Memo | None) -> Count:
+def family_count(
+    t: Tables,
+    name: str,
+    p: PlayerState,
+    memo: Memo | None,
+    last: tuple[PlayerState, Count] | None = None,
+) -> Count:
     """One family's citizens, favours and wreaths, and its broken invariants: members
     conserved, no unexchanged set, family cards once each (piles found sound in ``memo``
-    are not sorted again)."""
+    are not sorted again). ``last``: the family's record last counted and its count; when
+    that count was sound and only its members moved (the very same citizens and cards, as
+    many favours and wreaths), the members are counted again and the rest is that count."""
     bad: list[str] = []
     crowned = sum(p.wreathed.values())
     on_board = sum(p.members.values()) + crowned
     if on_board + p.unplaced != t.members:
         bad.append(f"{name} has {on_board} + {p.unplaced} members, not {t.members}")
+    elif last is not None:
+        before, count = last
+        if (
+            not count[3]
+            and count[2] == crowned
+            and before.citizens is p.citizens
+            and before.favours == p.favours
+            and before.family_cards is p.family_cards
+            and before.spent_cards is p.spent_cards
+        ):
+            return count  # a member moved: the same holdings, sound before
     citizens = kinds_of(p.citizens)
     held = len([count for count in citizens if count > 0])
     # MUN-DECURION-01: a complete set never stays in front of a family.
@@ -94,7 +114,7 @@ def families_count(t: Tables, players: dict[str, PlayerState], memo: Memo | None
         if known is not None and known[0] is p:
             counts.append(known[1])
             continue
-        count = family_count(t, name, p, memo)
+        count = family_count(t, name, p, memo, known)
         if known is None or count != known[1]:
             same = False
         memo.family[name] = (p, count)
@@ -105,16 +125,22 @@ def families_count(t: Tables, players: dict[str, PlayerState], memo: Memo | None
 
 
 def summed(counts: list[Count]) -> Count:
-    """The sum of some parts' counts (their failures in order)."""
+    """The sum of some parts' counts (their failures in order). The four kinds are added
+    one by one (a ``zip`` of the parts' citizens costs more than the sums themselves)."""
+    soldiers = advocates = merchants = priests = 0
     favours = 0
     wreaths = 0
     bad: tuple[str, ...] = ()
-    for count in counts:
-        favours += count[1]
-        wreaths += count[2]
-        bad += count[3]
-    citizens = tuple(map(sum, zip(*[count[0] for count in counts], strict=True)))
-    return (citizens, favours, wreaths, bad)
+    for citizens, favoured, crowned, wrong in counts:
+        soldier, advocate, merchant, priest = citizens
+        soldiers += soldier
+        advocates += advocate
+        merchants += merchant
+        priests += priest
+        favours += favoured
+        wreaths += crowned
+        bad += wrong
+    return ((soldiers, advocates, merchants, priests), favours, wreaths, bad)
 
 
 def places_count(
@@ -224,16 +250,14 @@ def totals_failures(t: Tables, state: State, held: Count, kept: Count) -> tuple[
     families (``held``), in the institutions (``kept``) and drawn; favours and wreaths in
     their supplies, the families' and the institutions'."""
     bad: list[str] = []
-    citizens = dict(state.bag)
-    for kind, own, placed in zip(KINDS, held[0], kept[0], strict=True):
-        citizens[kind] += own + placed
+    bag = state.bag if state.drawn is None else add(state.bag, state.drawn, 1)
+    per_kind = t.citizens_per_kind
+    # Four counts each, in KINDS order (zip's strict= keyword costs more than this loop).
+    for kind, in_bag, own, placed in zip(KINDS, kinds_of(bag), held[0], kept[0]):  # noqa: B905
+        if in_bag + own + placed != per_kind:
+            bad.append(f"{in_bag + own + placed} {kind} citizens in the game, not {per_kind}")
     favours = state.favour_supply + held[1] + kept[1]
     wreaths = state.wreath_supply + held[2]
-    if state.drawn is not None:
-        citizens[state.drawn] += 1
-    for kind in KINDS:
-        if citizens[kind] != t.citizens_per_kind:
-            bad.append(f"{citizens[kind]} {kind} citizens in the game, not {t.citizens_per_kind}")
     if favours != t.favours:
         bad.append(f"{favours} favours in the game, not {t.favours}")
     if wreaths != t.wreaths:

@@ -58,7 +58,8 @@ def ranking(state: State, institution: str) -> list[str]:
     players = state.players
     present = []
     for seat, name in enumerate(state.temple_order):
-        weight = influence(players[name], institution)
+        family = players[name]
+        weight = family.members[institution] + 2 * family.wreathed[institution]  # influence
         if weight > 0:
             present.append((-weight, seat, name))
     present.sort()
@@ -92,11 +93,11 @@ def exchanged(
     are spent first and favours only for the kinds missing (our ruling); spent citizens go
     back to the bag and spent favours to the favour supply (our ruling).
     """
-    citizens = dict(player.citizens)
     favours = player.favours
-    missing = [k for k in KINDS if citizens[k] == 0]
+    missing = [k for k in KINDS if player.citizens[k] == 0]
     if len(missing) > favours:
-        return player, bag, supply
+        return player, bag, supply  # no complete set: nothing is copied
+    citizens = dict(player.citizens)
     bag = dict(bag)
     decurions = player.decurions
     while len(missing) <= favours:

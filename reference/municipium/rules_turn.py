@@ -231,43 +231,48 @@ def place_member(t: Tables, state: State, event: PlaceMember) -> State:
 def move_member(t: Tables, state: State, event: MoveMember) -> State:
     """Move step: one or two members one step each, or one member two steps (or none)."""
     expect_phase(state, "move")
-    for name in event.path:
-        expect_institution(name)
+    path = event.path
+    for name in path:
+        if name not in INSTITUTIONS:  # a known name passes at once
+            expect_institution(name)
+    steps = len(path) - 1
+    moved = state.moved
     # MUN-MOVE-03: two one-step moves, or one two-step move, and nothing more.
-    if state.moved_far or len(state.moved) >= 2:
+    if state.moved_far or len(moved) >= 2:
         raise RuleViolation("MUN-MOVE-03", "this turn's movement is used up")
-    if len(event.path) not in (2, 3):
+    if steps not in (1, 2):
         raise RuleViolation("MUN-MOVE-01", "a member moves one step or two steps")
-    if len(event.path) == 3 and state.moved:
+    if steps == 2 and moved:
         raise RuleViolation(
             "MUN-MOVE-03", "a two-step move is the whole movement; a member already moved"
         )
-    origin = event.path[0]
+    origin = path[0]
+    wreathed = event.wreathed
     player = state.players[event.player]
-    here = (player.wreathed if event.wreathed else player.members)[origin]
+    here = (player.wreathed if wreathed else player.members)[origin]
     # MUN-MOVE-04: the member is one's own, stands at the origin, and has not moved yet.
-    if here - state.moved.count(member_tag(origin, event.wreathed)) <= 0:
-        what = "wreathed member" if event.wreathed else "member"
+    if here - moved.count(member_tag(origin, wreathed)) <= 0:
+        what = "wreathed member" if wreathed else "member"
         raise RuleViolation("MUN-MOVE-04", f"{event.player} has no unmoved {what} in {origin}")
     # MUN-MOVE-01: each step goes along a road to a neighbouring institution (the roads are
     # data, MUN-BOARD-02).
-    for a, b in zip(event.path, event.path[1:], strict=False):
-        if b not in t.neighbours[a]:
+    neighbours = t.neighbours
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in neighbours[a]:
             raise RuleViolation("MUN-MOVE-01", f"no road joins the {a} and the {b}")
+    end = path[-1]
     # MUN-MOVE-02: a two-step move ends in another institution than it started.
-    if len(event.path) == 3 and event.path[2] == origin:
+    if steps == 2 and end == origin:
         raise RuleViolation("MUN-MOVE-02", "a two-step move must end in another institution")
-    end = event.path[-1]
-    if event.wreathed:
+    if wreathed:
         player = evolve(player, wreathed=moved_one(player.wreathed, origin, end))
     else:
         player = evolve(player, members=moved_one(player.members, origin, end))
     players = dict(state.players)
     players[event.player] = player
-    if len(event.path) == 3:
+    if steps == 2:
         return evolve(state, players=players, moved_far=True)
-    moved = (*state.moved, member_tag(end, event.wreathed))
-    return evolve(state, players=players, moved=moved)
+    return evolve(state, players=players, moved=(*moved, member_tag(end, wreathed)))
 
 
 # --- card step ----------------------------------------------------------------------------

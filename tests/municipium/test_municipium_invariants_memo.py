@@ -216,3 +216,39 @@ def test_a_negative_stock_is_reported_after_sound_stocks() -> None:
         expected = invariant_failures(g.tables, broken)
         assert expected[0].startswith("a stock is negative")
         assert invariant_failures(g.tables, broken, memo) == expected
+
+
+def test_a_moved_member_with_other_holdings_changed_is_counted_in_full() -> None:
+    # A move recounts only the members when the rest of the record is the same; a move
+    # that also brings a wreath, a citizen or a family card from nowhere is still reported,
+    # and so is a move of a family whose last count was unsound.
+    g = game()
+    state = g.new_game(["red", "blue"])
+    red = state.players["red"]
+    members = dict(red.members, temple=red.members["temple"] + 1)
+    moved = attrs.evolve(red, members=members, unplaced=red.unplaced - 1)
+    crowned = attrs.evolve(  # a wreath from nowhere, the members' count kept
+        red,
+        wreathed=dict(red.wreathed, temple=red.wreathed["temple"] + 1),
+        unplaced=red.unplaced - 1,
+    )
+    richer = attrs.evolve(moved, citizens=dict(moved.citizens, soldier=1))
+    doubled = attrs.evolve(moved, spent_cards=(red.family_cards[0],))
+    for changed in (crowned, richer, doubled):
+        memo = warmed(g, state)
+        broken = attrs.evolve(state, players=dict(state.players, red=changed))
+        expected = invariant_failures(g.tables, broken)
+        assert expected
+        assert invariant_failures(g.tables, broken, memo) == expected
+    unsound = attrs.evolve(red, spent_cards=(red.family_cards[0],))
+    first = attrs.evolve(state, players=dict(state.players, red=unsound))
+    memo = Memo(round_of(first))
+    expected = invariant_failures(g.tables, first, memo)
+    assert expected
+    again = attrs.evolve(
+        first,
+        players=dict(
+            state.players, red=attrs.evolve(unsound, members=members, unplaced=red.unplaced - 1)
+        ),
+    )
+    assert invariant_failures(g.tables, again, memo) == expected
