@@ -27,6 +27,15 @@ def occupied(state: State) -> set[str]:
     return cells
 
 
+def stands_on(state: State, cell: str) -> bool:
+    """Whether a legion or censor stands on the land tile at ``cell`` (``occupied`` for one
+    cell, without building the set)."""
+    for p in state.players.values():  # noqa: SIM110 - a loop: no generator made per call
+        if p.legion == cell or p.censor == cell:
+            return True
+    return False
+
+
 def targets(state: State, pos: str) -> tuple[str, ...]:
     """Empty cells a tile may go on from a piece at ``pos`` (PAL-PLACE-02, PAL-PLACE-03;
     from the city centre any cell touching a city cell, PAL-PLACE-04)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.core.state import taken
 from reference.palmyra.common import evolve, finish, with_added
 from reference.palmyra.events import ChooseExtraTile, DrawTile
 from reference.palmyra.state import CHOOSE, DRAW, MOVE, REORGANISE, SETUP, TURN, Draw, State
@@ -49,7 +48,9 @@ def start_draws(
     cfg: Config, state: State, player: str, large: int, small: int, short: bool
 ) -> State:
     """Queue the draws; with nothing to draw, go straight on (or end if it fell short)."""
-    queue = (Draw(player, LARGE),) * large + (Draw(player, SMALL),) * small
+    queue = (Draw(player, LARGE),) * large if large else ()
+    if small:
+        queue += (Draw(player, SMALL),) * small
     if not queue:
         if short:
             # PAL-END-01: a tile had to be drawn and could not be.
@@ -97,7 +98,8 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
     # PAL-DRAW-01: the drawn tile is one still in the stack the draw is due from.
     if TILES[event.tile].stack != due.size or pile.get(event.tile, 0) <= 0:
         raise RuleViolation("PAL-DRAW-01", f"no {event.tile} is left in the {due.size} stack")
-    left = taken(pile, {event.tile: 1})
+    left = dict(pile)
+    left[event.tile] -= 1
     if not left[event.tile]:
         del left[event.tile]
     large = left if due.size == LARGE else state.large_stack

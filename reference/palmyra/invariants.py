@@ -29,7 +29,7 @@ def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
     due = bool(state.draws_due)
     if due != (state.phase in (SETUP, DRAW)):
         found.append(f"phase {state.phase} with {len(state.draws_due)} draws due")
-    if state.draws_due and any(d.player not in players for d in state.draws_due):
+    if due and not players.keys() >= set(map(_DRAWER, state.draws_due)):
         found.append("a draw is due to someone who is not a player")
     kinds = _ACTION_OF_PHASE.get(state.phase)
     if kinds is not None and state.action.kind not in kinds:
@@ -142,6 +142,9 @@ def _players_changed(last: State, state: State) -> tuple[bool, bool, bool]:
 
 _COINS = attrgetter("coins")
 """A player's coins."""
+
+_DRAWER = attrgetter("player")
+"""The player a due draw is for."""
 
 
 def _tiles_moved_within(last: State, state: State, added: dict[str, str] | None) -> bool:

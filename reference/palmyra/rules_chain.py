@@ -49,15 +49,18 @@ def check_tile_code(code: str) -> None:
 
 
 def chain_limit(cfg: Config, state: State, code: str) -> tuple[str, str] | None:
-    """Which chain-length rule placing ``code`` next would break, if any."""
-    placed = [state.board[c] for c in state.action.placed]
+    """Which chain-length rule placing ``code`` next would break, if any (the tiles placed
+    so far are looked at only when an icon rule can apply)."""
+    placed = state.action.placed
     n = len(placed)
-    new_icon = is_icon(code)
-    had_icon = any(is_icon(c) for c in placed)
     # PAL-CHAIN-01: an action places at most 4 tiles.
     if n >= cfg.tables.max_tiles:
         limit = cfg.tables.max_tiles
         return "PAL-CHAIN-01", f"{n} tiles are placed already; an action places at most {limit}"
+    new_icon = is_icon(code)
+    if not new_icon and n < cfg.tables.max_tiles_with_icon:
+        return None  # a plain tile within the icon limit: neither icon rule applies
+    had_icon = any(is_icon(state.board[c]) for c in placed)
     # PAL-CHAIN-03: at most one icon tile per action; the other tile must be plain.
     if new_icon and had_icon:
         return "PAL-CHAIN-03", "an icon tile is placed already; the other tile must be plain"

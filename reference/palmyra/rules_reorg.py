@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.palmyra.common import evolve, finish, move_to, occupied, position, with_player
+from reference.palmyra.common import (
+    evolve,
+    finish,
+    move_to,
+    occupied,
+    position,
+    stands_on,
+    with_player,
+)
 from reference.palmyra.draws import stack
 from reference.palmyra.events import EndAction, MovePiece, Reorganise
 from reference.palmyra.lattice import CENTRE, parse_cell
@@ -33,13 +41,14 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
         raise MalformedEvent(f"stack must be 'large' or 'small', not {event.stack!r}", "stack")
     other = SMALL if event.stack == LARGE else LARGE
     # PAL-REORG-01: the tile comes from a stack that still has tiles.
-    if not any(stack(state, event.stack).values()) and any(stack(state, other).values()):
+    has_tiles = any(stack(state, event.stack).values())
+    if not has_tiles and any(stack(state, other).values()):
         raise RuleViolation(
             "PAL-REORG-01", f"the {event.stack} stack is empty; draw from the other"
         )
     if event.take_emperor:
-        state = take_emperor(cfg, state, event.player)
-    if not any(stack(state, event.stack).values()):
+        state = take_emperor(cfg, state, event.player)  # the stacks stay as they are
+    if not has_tiles:
         # PAL-END-01 (tiles_end=draw_fails; by default empty stacks have ended the game
         # already): both stacks are empty, so the tile cannot be drawn: the game ends.
         return finish(state, "tiles")
@@ -113,7 +122,7 @@ def move_piece(cfg: Config, state: State, event: MovePiece) -> State:
     if event.to != CENTRE and not swap:
         if event.to not in state.board:
             raise RuleViolation("PAL-REORG-02", f"no land tile lies at {event.to}")
-        if event.to in occupied(state):
+        if stands_on(state, event.to):
             raise RuleViolation("PAL-REORG-02", f"the tile at {event.to} is occupied")
     done = (*moved, event.piece)
     if swap:

@@ -25,7 +25,7 @@ from reference.palmyra.events import (
     Reorganise,
 )
 from reference.palmyra.lattice import neighbours
-from reference.palmyra.state import PlayerState, State
+from reference.palmyra.state import Draw, PlayerState, State
 
 MIX = {"L:D": 5, "L:H": 2, "L:M": 2, "S:D": 3, "S:M": 2}
 
@@ -526,3 +526,13 @@ def test_palmyra_pieces_law_piece_by_piece() -> None:
         ),
     ):
         assert fault in game.invariant_failures(attrs.evolve(state, players=players)), fault
+
+
+def test_palmyra_draws_due_to_players_only() -> None:
+    """A draw due to someone who is not a player is reported (checked on every state, also
+    in the incremental check), among draws due to players; draws due to players are sound."""
+    game, state = shortcut_game()
+    drawing = attrs.evolve(state, phase="draw", draws_due=(Draw("a", "large"), Draw("b", "small")))
+    assert game.invariant_failures(drawing) == []
+    stranger = attrs.evolve(drawing, draws_due=(Draw("a", "large"), Draw("zed", "small")))
+    assert game.invariant_failures(stranger) == ["a draw is due to someone who is not a player"]
