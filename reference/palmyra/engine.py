@@ -8,7 +8,7 @@ from typing import Any
 
 from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
-from reference.core.game import CHANCE, Event, Result
+from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.palmyra import events as ev
 from reference.palmyra import invariants, legal, rules_setup
@@ -102,18 +102,6 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         if state.phase == CHOOSE:
             return f"{player} names the stack of the odd earned tile (PAL-CONQ-03)"
         return f"it is {player}'s turn, seats in order from the first (PAL-SETUP-05)"
-
-    def check_turn(self, state: State, event: Event) -> None:
-        """PAL-TURN-01: the player to act acts, or chance while tiles are drawn. Palmyra asks
-        one decision at a time (``pending`` is the player to act alone), so the event that
-        comes from the one asked is let through here at once; any other is judged by the
-        shell's turn rule, which gives the verdict and its message."""
-        actor = legal.to_act(self.tables, state)
-        player = getattr(event, "player", None)
-        asked = player is None if actor == CHANCE else player == actor
-        if asked:
-            return
-        super().check_turn(state, event)
 
     def read_tables(self, data: DataSet, options: PalmyraOptions) -> Config:
         """The typed tables (PAL data keys) with the options; data that cannot set up even
