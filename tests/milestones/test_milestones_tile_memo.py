@@ -1,0 +1,120 @@
+"""The incremental check (full_checks off) counts the worker and bonus tiles part by part:
+each player's workers by the identity of the player's workers, the loose tiles by the
+identity of the draw pile, display, draft pool and removed tiles, the workers out of play
+with any player's workers. A sound state fills the memo; each hand-broken state after it,
+broken in one part while the others stay the same objects, must still be reported (and a
+sound one after it found sound)."""
+
+from __future__ import annotations
+
+import attrs
+from milestones_fixture import PROFILE, standard
+
+from reference.milestones.engine import MilestonesGame
+from reference.milestones.state import State, Worker
+
+
+def incremental() -> tuple[MilestonesGame, State]:
+    """The standard two-player position with the memo filled by a sound check."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    assert game.invariant_failures(state) == []
+    return game, state
+
+
+def with_worker(state: State, name: str, space: str, worker: Worker | None) -> State:
+    """The state with one worker space of one player replaced (a new workers dict)."""
+    player = state.players[name]
+    workers = {**player.workers, space: worker}
+    return attrs.evolve(
+        state, players={**state.players, name: attrs.evolve(player, workers=workers)}
+    )
+
+
+def worker(state: State, name: str, space: str) -> Worker:
+    """The worker on a space (there must be one)."""
+    found = state.players[name].workers[space]
+    assert found is not None
+    return found
+
+
+def test_a_misprinted_worker_stays_reported_while_another_player_covers() -> None:
+    """a's W1 printed with another number is reported; b then covers a worker (b's workers
+    new, a's the same object, a cover tile taken from the supply): a's failure is kept and
+    b's cover is counted (no cover-tile failure); b's cover with the tile left in the
+    supply is caught."""
+    game, state = incremental()
+    w1 = worker(state, "a", "W1")
+    broken = with_worker(state, "a", "W1", attrs.evolve(w1, number=w1.number + 1))
+    misprinted = f"worker T01.left is not as printed: ('lumberjack', {w1.number})"
+    assert game.invariant_failures(broken) == [misprinted]
+    covers = state.supply["cover_tiles"]
+    covered = with_worker(broken, "b", "W2", attrs.evolve(worker(state, "b", "W2"), covered=True))
+    assert covered.players["a"] is broken.players["a"]
+    assert game.invariant_failures(covered) == [
+        misprinted,
+        f"cover_tiles: 1 placed + {covers} in supply",
+    ]
+    paid = attrs.evolve(covered, supply={**covered.supply, "cover_tiles": covers - 1})
+    assert game.invariant_failures(paid) == [misprinted]
+    assert game.invariant_failures(state) == []
+
+
+def test_a_bonus_tile_from_nowhere_on_a_worker_is_reported() -> None:
+    """b's W4 (a quarryman) given a bonus tile while the board still shows both: one
+    quarryman bonus tile too many, though nothing but b's workers changed."""
+    game, state = incremental()
+    bonus = with_worker(state, "b", "W4", attrs.evolve(worker(state, "b", "W4"), bonus=True))
+    assert bonus.board is state.board and bonus.bonus_pool is state.bonus_pool
+    assert game.invariant_failures(bonus) == ["quarryman bonus tiles: 2, the game has 1"]
+    assert game.invariant_failures(state) == []
+
+
+def test_a_worker_lost_from_a_board_is_reported() -> None:
+    """a's W4 emptied (its tile's other half still on W3): a worker missing, with the loose
+    tiles the same objects."""
+    game, state = incremental()
+    lost = with_worker(state, "a", "W4", None)
+    assert lost.draw_pile is state.draw_pile and lost.display is state.display
+    assert game.invariant_failures(lost) == ["7 workers on boards or out of play, 10 tiles loose"]
+    assert game.invariant_failures(state) == []
+
+
+def test_the_loose_tiles_are_counted_again_when_only_they_change() -> None:
+    """A draw (pile to display) is sound; a tile dropped from the draw pile, a tile both in
+    the pile and on display, and a tile on display that a player has hired are each caught
+    while the players stay the same objects."""
+    game, state = incremental()
+    pile, display = state.draw_pile, state.display
+    drawn = attrs.evolve(state, draw_pile=pile[1:], display=(*display, pile[0]))
+    assert game.invariant_failures(drawn) == []
+    dropped = attrs.evolve(drawn, draw_pile=pile[2:])
+    assert dropped.players is drawn.players
+    assert game.invariant_failures(dropped) == ["8 workers on boards or out of play, 9 tiles loose"]
+    twice = attrs.evolve(drawn, draw_pile=pile)
+    assert game.invariant_failures(twice) == ["a worker tile or a worker lies in two places"]
+    hired = attrs.evolve(state, display=(*display, "T01"))
+    assert game.invariant_failures(hired) == [
+        "a worker tile is both loose and on a player board",
+        "8 workers on boards or out of play, 11 tiles loose",
+    ]
+    unknown = attrs.evolve(state, removed_tiles=("T99",))
+    assert game.invariant_failures(unknown) == ["worker tiles appear that the game does not have"]
+    assert game.invariant_failures(state) == []
+
+
+def test_the_workers_out_of_play_are_counted_again_when_only_they_change() -> None:
+    """A worker discarded twice over (it is still on a's board), and a discarded worker of a
+    loose tile, are caught while every player stays the same object."""
+    game, state = incremental()
+    twice = attrs.evolve(state, discarded_workers=("T01.left",))
+    assert twice.players is state.players
+    assert game.invariant_failures(twice) == [
+        "a worker tile or a worker lies in two places",
+        "9 workers on boards or out of play, 10 tiles loose",
+    ]
+    loose = attrs.evolve(state, discarded_workers=("T11.left", "T11.right"))
+    assert game.invariant_failures(loose) == [
+        "a worker tile is both loose and on a player board",
+        "10 workers on boards or out of play, 10 tiles loose",
+    ]
+    assert game.invariant_failures(state) == []
