@@ -106,6 +106,8 @@ class InvariantChecker:
         self._components = (*(tables.cubes_per_good for _ in GOODS), tables.coins)
         """Every good's cubes and the coins, in WEALTH_OF order."""
         self._stage = ""
+        self._roster: dict[str, PlayerState] | None = None
+        """The players' dict last counted (a state that shares it changed no player)."""
         self._players: tuple[PlayerState, ...] = ()
         """The players' records last counted, in seat order."""
         self._wealth: list[tuple[int, ...]] = []
@@ -129,6 +131,7 @@ class InvariantChecker:
 
     def forget(self) -> None:
         """Drop the memo: the next state is counted from nothing."""
+        self._roster = None
         self._players = ()
         self._wealth = []
         self._crews = []
@@ -149,8 +152,8 @@ class InvariantChecker:
         supply = state.supply
         if supply.keys() != SUPPLY_KEYS:
             return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
-        players = tuple(state.players.values())
-        workers_changed = self._count_players(players)
+        workers_changed = self._count_players(state.players)
+        players = self._players
         # Goods cubes and coins: players plus supply hold every component. The supply holds
         # what it must (and nobody holds more than there is): sound; otherwise the full
         # count says which good or the coins are off.
@@ -175,10 +178,14 @@ class InvariantChecker:
         failures += turn_failures(self.tables, state)
         return failures
 
-    def _count_players(self, players: tuple[PlayerState, ...]) -> bool:
+    def _count_players(self, roster: dict[str, PlayerState]) -> bool:
         """Bring the players' holdings, what the supply must hold and the players' crews up
-        to date (counting only the records that changed); whether any player's workers
-        changed."""
+        to date (counting only the records that changed, none when the state shares the
+        players' dict with the last one); whether any player's workers changed."""
+        if roster is self._roster:
+            return False
+        self._roster = roster
+        players = tuple(roster.values())
         seen = self._players
         if len(players) != len(seen):
             self._players = players
@@ -341,11 +348,12 @@ def bonus_failures(
 ) -> list[str]:
     """Bonus tiles: face down, on the board, on workers or out of play, by kind."""
     failures: list[str] = []
+    on_workers = [kind for crew in crews for kind in crew.bonus_kinds]
     for kind in KINDS:
         n = (
             state.bonus_pool.get(kind, 0)
             + on_board[kind]
-            + sum(crew.bonus_kinds.count(kind) for crew in crews)
+            + on_workers.count(kind)
             + state.discarded_bonus.count(kind)
         )
         if n != tables.bonus_tiles[kind]:

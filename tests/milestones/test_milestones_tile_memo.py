@@ -118,3 +118,27 @@ def test_the_workers_out_of_play_are_counted_again_when_only_they_change() -> No
         "10 workers on boards or out of play, 10 tiles loose",
     ]
     assert game.invariant_failures(state) == []
+
+
+def test_a_state_sharing_the_players_dict_keeps_their_counts() -> None:
+    """The players are counted again only when the state has a new players' dict: a broken
+    player (a coin from nowhere, a misprinted worker) stays reported through the states that
+    share the broken dict (the end of a turn copies only the turn fields), and the sound
+    players' dict after them is found sound."""
+    game, state = incremental()
+    coins = game.tables.coins
+    w1 = worker(state, "a", "W1")
+    broken = with_worker(state, "a", "W1", attrs.evolve(w1, number=w1.number + 1))
+    a = broken.players["a"]
+    broken = attrs.evolve(
+        broken, players={**broken.players, "a": attrs.evolve(a, coins=a.coins + 1)}
+    )
+    failures = [
+        f"coins: {coins + 1} in play, the game has {coins}",
+        f"worker T01.left is not as printed: ('lumberjack', {w1.number})",
+    ]
+    assert game.invariant_failures(broken) == failures
+    later = attrs.evolve(broken, moves_made=1)
+    assert later.players is broken.players
+    assert game.invariant_failures(later) == failures
+    assert game.invariant_failures(attrs.evolve(state, moves_made=1)) == []
