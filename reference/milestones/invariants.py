@@ -6,7 +6,8 @@ Most events change one player and the supply and leave the rest of the state unt
 
 - the goods and coins each player holds (by the identity of the player's record): the
   supply must then hold exactly what the players do not, so after a move only the moving
-  player is counted again and the supply compared with what it must hold;
+  player is counted again and the supply compared with what it must hold (and not even
+  that when the supply and the players' dict are the objects last counted: an end of turn);
 - the checks over pieces, bonus tiles and worker tiles, made again only when a part they
   read is a new object, and then each part counted again only if it is new itself: the
   board's own checks (pieces on the map, nothing listed twice) when the board changed, a
@@ -106,6 +107,10 @@ class InvariantChecker:
         self._components = (*(tables.cubes_per_good for _ in GOODS), tables.coins)
         """Every good's cubes and the coins, in WEALTH_OF order."""
         self._stage = ""
+        self._supply: dict[str, int] | None = None
+        """The supply last counted (its keys are the supply's, checked)."""
+        self._wealth_failures: list[str] = []
+        """The goods and coins failures of that supply and the players counted."""
         self._roster: dict[str, PlayerState] | None = None
         """The players' dict last counted (a state that shares it changed no player)."""
         self._players: tuple[PlayerState, ...] = ()
@@ -131,6 +136,7 @@ class InvariantChecker:
 
     def forget(self) -> None:
         """Drop the memo: the next state is counted from nothing."""
+        self._supply = None
         self._roster = None
         self._players = ()
         self._wealth = []
@@ -150,16 +156,25 @@ class InvariantChecker:
             self.forget()
             self._stage = stage
         supply = state.supply
-        if supply.keys() != SUPPLY_KEYS:
+        new_supply = supply is not self._supply
+        if new_supply and supply.keys() != SUPPLY_KEYS:
+            self._supply = None
             return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
+        new_roster = state.players is not self._roster
         workers_changed = self._count_players(state.players)
-        players = self._players
         # Goods cubes and coins: players plus supply hold every component. The supply holds
         # what it must (and nobody holds more than there is): sound; otherwise the full
-        # count says which good or the coins are off.
-        failures: list[str] = []
-        if self._supply_due is None or WEALTH_OF(supply) != self._supply_due:
-            failures += wealth_failures(self.tables, supply, players)
+        # count says which good or the coins are off. The same supply and players' dict as
+        # the last state: the same verdict.
+        if new_supply or new_roster:
+            self._supply = supply
+            due = self._supply_due
+            self._wealth_failures = (
+                []
+                if due is not None and WEALTH_OF(supply) == due
+                else wealth_failures(self.tables, supply, self._players)
+            )
+        failures = list(self._wealth_failures)
         # Pieces, bonus tiles and worker tiles: checked again when a part they are read
         # from is no longer the same object.
         places = TILE_PLACES(state)
@@ -169,11 +184,13 @@ class InvariantChecker:
             self._stocks = None
         failures += self._failures
         # Pieces on the main board (and cover tiles on workers) plus the supply: recounted
-        # when the pieces placed (above) or the supply's piece stocks changed.
-        stocks = PIECES_OF(supply)
-        if stocks != self._stocks:
-            self._piece_failures = piece_failures(self.tables, self._placed, supply)
-            self._stocks = stocks
+        # when the pieces placed (above) or the supply's piece stocks changed (only a new
+        # supply can hold other stocks).
+        if new_supply or self._stocks is None:
+            stocks = PIECES_OF(supply)
+            if stocks != self._stocks:
+                self._piece_failures = piece_failures(self.tables, self._placed, supply)
+                self._stocks = stocks
         failures += self._piece_failures
         failures += turn_failures(self.tables, state)
         return failures

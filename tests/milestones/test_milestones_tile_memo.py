@@ -142,3 +142,29 @@ def test_a_state_sharing_the_players_dict_keeps_their_counts() -> None:
     assert later.players is broken.players
     assert game.invariant_failures(later) == failures
     assert game.invariant_failures(attrs.evolve(state, moves_made=1)) == []
+
+
+def test_a_state_sharing_a_broken_supply_keeps_its_failures() -> None:
+    """The goods, coins and piece stocks of the supply are compared again only when the
+    supply or the players' dict is a new object: a supply short of a cube and a road piece
+    stays reported through a state sharing it and the players' dict (an end of turn), and
+    the sound supply after it is found sound."""
+    game, state = incremental()
+    cubes, roads = game.tables.cubes_per_good, state.supply["road_pieces"]
+    short = attrs.evolve(
+        state,
+        supply={**state.supply, "grain": state.supply["grain"] - 1, "road_pieces": roads - 1},
+    )
+    failures = [
+        f"grain: {cubes - 1} cubes in play, the game has {cubes}",
+        f"road_pieces: 0 placed + {roads - 1} in supply",
+    ]
+    assert game.invariant_failures(short) == failures
+    later = attrs.evolve(short, moves_made=1)
+    assert later.supply is short.supply and later.players is short.players
+    assert game.invariant_failures(later) == failures
+    assert game.invariant_failures(attrs.evolve(later, supply=state.supply)) == []
+    bad = attrs.evolve(state, supply={k: n for k, n in state.supply.items() if k != "grain"})
+    keys = game.invariant_failures(bad)
+    assert len(keys) == 1 and keys[0].startswith("the supply must count exactly")
+    assert game.invariant_failures(attrs.evolve(bad, moves_made=1)) == keys
