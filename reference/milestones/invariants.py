@@ -6,10 +6,16 @@ Most events change one player and the supply and leave the rest of the state unt
 
 - the goods and coins each player holds (by the identity of the player's record): the
   supply must then hold exactly what the players do not, so after a move only the moving
-  player is counted again and the supply compared with what it must hold;
-- the checks over pieces, bonus tiles and worker tiles (by the identity of the board, the
-  tile places and each player's workers), recomputed only when one of them changed, and
-  the board's own checks (pieces on the map) only when the board changed.
+  player is counted again and the supply compared with what it must hold (and not even
+  that when the supply and the players' dict are the objects last counted: an end of turn);
+- the checks over pieces, bonus tiles and worker tiles, made again only when a part they
+  read is a new object, and then each part counted again only if it is new itself: the
+  board's own checks (pieces on the map, nothing listed twice) when the board changed, a
+  player's workers (as printed, covered, carrying a bonus tile) when that player's workers
+  changed, the loose tiles (draw pile, display, draft pool, removed) when one of those
+  changed, the workers out of play with any player's workers. A cover so counts one
+  player's workers again, a draw only the loose tiles; what ties the parts together (each
+  worker tile in one place, the bonus tiles by kind) is checked again from their counts.
 
 The memo is dropped, so everything is counted from nothing, when the phase changes (the
 game's end among them) and on every state when the rule set checks in full
@@ -20,11 +26,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from reference.milestones.board import edge
 from reference.milestones.names import COIN, DRAFT, GOODS, ITEMS, KINDS, LEFT, OVER, PIECES, TURNS
-from reference.milestones.state import MainBoard, PlayerState, State
+from reference.milestones.state import MainBoard, PlayerState, State, Worker
 from reference.milestones.tables import Tables
 
 SUPPLY_KEYS = frozenset((*ITEMS, *PIECES))
@@ -44,12 +50,53 @@ TILE_PLACES = operator.attrgetter(
     "discarded_bonus",
     "bonus_pool",
 )
-"""The parts of the state besides the players' workers that `placed_and_tiles` reads."""
+"""The parts of the state besides the players' workers that the tile counts read."""
+LOOSE_PLACES = operator.attrgetter("draw_pile", "display", "draft_pool", "removed_tiles")
+"""Where a worker tile lies loose (not yet two workers on a player board)."""
 
 
 def holdings(player: PlayerState) -> tuple[int, ...]:
     """A player's goods (in GOODS order) and coins."""
     return (*GOODS_OF(player.goods), player.coins)
+
+
+class Crew(NamedTuple):
+    """One player's workers as the piece, bonus-tile and worker-tile counts read them."""
+
+    misprinted: list[str]
+    """The failures of workers not as printed on their tile."""
+    covers: int
+    """Cover tiles lying on the workers."""
+    bonus_kinds: tuple[str, ...]
+    """The kind of each worker carrying a bonus tile."""
+    halves: tuple[str, ...]
+    """Each worker as "T07.left"."""
+
+
+class BoardCount(NamedTuple):
+    """The main board as the checks read it."""
+
+    map_failures: list[str]
+    """`board_failures`: pieces off the map."""
+    listing_failures: list[str]
+    """A road or a house listed twice, a flour sack without its marketplace."""
+    placed: dict[str, int]
+    """The pieces standing on it, by kind (cover tiles lie on workers: not here)."""
+    bonus: dict[str, int]
+    """The face-up bonus tiles on it, by kind."""
+
+
+class Tally(NamedTuple):
+    """A list of worker tiles (the loose ones) or of workers (on boards or out of play)."""
+
+    size: int
+    """How many are listed."""
+    repeated: bool
+    """One is listed twice."""
+    tiles: set[str]
+    """The worker tiles they are (or are halves of)."""
+    unknown: bool
+    """One of those tiles is not in the game."""
 
 
 class InvariantChecker:
@@ -60,16 +107,28 @@ class InvariantChecker:
         self._components = (*(tables.cubes_per_good for _ in GOODS), tables.coins)
         """Every good's cubes and the coins, in WEALTH_OF order."""
         self._stage = ""
+        self._supply: dict[str, int] | None = None
+        """The supply last counted (its keys are the supply's, checked)."""
+        self._wealth_failures: list[str] = []
+        """The goods and coins failures of that supply and the players counted."""
+        self._roster: dict[str, PlayerState] | None = None
+        """The players' dict last counted (a state that shares it changed no player)."""
         self._players: tuple[PlayerState, ...] = ()
         """The players' records last counted, in seat order."""
         self._wealth: list[tuple[int, ...]] = []
         """Their `holdings`, in the same order."""
+        self._crews: list[Crew] = []
+        """Their workers as `crew_of` reads them, in the same order."""
         self._supply_due: tuple[int, ...] | None = None
         """What the supply must hold (WEALTH_OF order): the components less the players'
         holdings; None when that is below zero somewhere (the full count then reports)."""
         self._places: tuple[Any, ...] = ()
         self._board: MainBoard | None = None
-        self._board_failures: list[str] = []
+        self._board_count = BoardCount([], [], {}, {})
+        self._loose_places: tuple[tuple[str, ...], ...] = ()
+        self._loose = Tally(0, False, set(), False)
+        self._discarded: tuple[str, ...] | None = None
+        self._halves = Tally(0, False, set(), False)
         self._placed: dict[str, int] = {}
         self._failures: list[str] = []
         self._stocks: tuple[int, ...] | None = None
@@ -77,11 +136,16 @@ class InvariantChecker:
 
     def forget(self) -> None:
         """Drop the memo: the next state is counted from nothing."""
+        self._supply = None
+        self._roster = None
         self._players = ()
         self._wealth = []
+        self._crews = []
         self._supply_due = None
         self._places = ()
         self._board = None
+        self._loose_places = ()
+        self._discarded = None
         self._stocks = None
 
     def __call__(self, state: State, full: bool = False) -> list[str]:
@@ -92,46 +156,59 @@ class InvariantChecker:
             self.forget()
             self._stage = stage
         supply = state.supply
-        if supply.keys() != SUPPLY_KEYS:
+        new_supply = supply is not self._supply
+        if new_supply and supply.keys() != SUPPLY_KEYS:
+            self._supply = None
             return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
-        players = tuple(state.players.values())
-        workers_changed = self._count_players(players)
+        new_roster = state.players is not self._roster
+        workers_changed = self._count_players(state.players)
         # Goods cubes and coins: players plus supply hold every component. The supply holds
         # what it must (and nobody holds more than there is): sound; otherwise the full
-        # count says which good or the coins are off.
-        failures: list[str] = []
-        if self._supply_due is None or WEALTH_OF(supply) != self._supply_due:
-            failures += wealth_failures(self.tables, supply, players)
-        # Pieces, bonus tiles and worker tiles: counted again when a part they are read
+        # count says which good or the coins are off. The same supply and players' dict as
+        # the last state: the same verdict.
+        if new_supply or new_roster:
+            self._supply = supply
+            due = self._supply_due
+            self._wealth_failures = (
+                []
+                if due is not None and WEALTH_OF(supply) == due
+                else wealth_failures(self.tables, supply, self._players)
+            )
+        failures = list(self._wealth_failures)
+        # Pieces, bonus tiles and worker tiles: checked again when a part they are read
         # from is no longer the same object.
         places = TILE_PLACES(state)
         if workers_changed or places != self._places:
-            if state.board is not self._board:
-                self._board = state.board
-                self._board_failures = board_failures(self.tables, state.board)
-            self._placed, self._failures = placed_and_tiles(self.tables, state)
-            self._failures[:0] = self._board_failures
+            self._failures = self._tile_failures(state, workers_changed)
             self._places = places
             self._stocks = None
         failures += self._failures
         # Pieces on the main board (and cover tiles on workers) plus the supply: recounted
-        # when the pieces placed (above) or the supply's piece stocks changed.
-        stocks = PIECES_OF(supply)
-        if stocks != self._stocks:
-            self._piece_failures = piece_failures(self.tables, self._placed, supply)
-            self._stocks = stocks
+        # when the pieces placed (above) or the supply's piece stocks changed (only a new
+        # supply can hold other stocks).
+        if new_supply or self._stocks is None:
+            stocks = PIECES_OF(supply)
+            if stocks != self._stocks:
+                self._piece_failures = piece_failures(self.tables, self._placed, supply)
+                self._stocks = stocks
         failures += self._piece_failures
         failures += turn_failures(self.tables, state)
         return failures
 
-    def _count_players(self, players: tuple[PlayerState, ...]) -> bool:
-        """Bring the players' holdings and what the supply must hold up to date (counting
-        only the records that changed); whether any player's workers changed."""
+    def _count_players(self, roster: dict[str, PlayerState]) -> bool:
+        """Bring the players' holdings, what the supply must hold and the players' crews up
+        to date (counting only the records that changed, none when the state shares the
+        players' dict with the last one); whether any player's workers changed."""
+        if roster is self._roster:
+            return False
+        self._roster = roster
+        players = tuple(roster.values())
         seen = self._players
         if len(players) != len(seen):
             self._players = players
             self._wealth = [holdings(p) for p in players]
             self._supply_due = supply_due(self._components, self._wealth)
+            self._crews = [crew_of(self.tables, p.workers) for p in players]
             return True
         workers_changed = False
         for i, (new, old) in enumerate(zip(players, seen, strict=True)):
@@ -139,11 +216,40 @@ class InvariantChecker:
                 continue
             if new.workers is not old.workers:
                 workers_changed = True
+                self._crews[i] = crew_of(self.tables, new.workers)
             if new.goods is not old.goods or new.coins != old.coins:
                 self._wealth[i] = holdings(new)
                 self._supply_due = supply_due(self._components, self._wealth)
         self._players = players
         return workers_changed
+
+    def _tile_failures(self, state: State, workers_changed: bool) -> list[str]:
+        """The failures of the board, bonus-tile and worker-tile counts, and the pieces
+        placed (kept for `piece_failures`). Each part is counted again only when what it
+        reads is a new object (the players' crews are already up to date); what ties the
+        parts together is checked from their counts."""
+        tables = self.tables
+        board = state.board
+        if board is not self._board:
+            self._board = board
+            self._board_count = count_board(tables, board)
+        loose = LOOSE_PLACES(state)
+        if loose != self._loose_places:
+            self._loose_places = loose
+            self._loose = loose_tally(tables, loose)
+        if workers_changed or state.discarded_workers is not self._discarded:
+            self._discarded = state.discarded_workers
+            self._halves = halves_tally(tables, state.discarded_workers, self._crews)
+        crews = self._crews
+        board_count = self._board_count
+        self._placed = {**board_count.placed, "cover_tiles": sum(c.covers for c in crews)}
+        failures = list(board_count.map_failures)
+        for crew in crews:
+            failures += crew.misprinted
+        failures += board_count.listing_failures
+        failures += bonus_failures(tables, state, board_count.bonus, crews)
+        failures += worker_tile_failures(tables, self._loose, self._halves)
+        return failures
 
 
 def supply_due(
@@ -206,68 +312,106 @@ def stage_of(state: State) -> str:
     return state.phase
 
 
-def placed_and_tiles(tables: Tables, state: State) -> tuple[dict[str, int], list[str]]:
-    """Pieces in play by kind, and the failures of the bonus-tile and worker-tile counts
-    (the board's own checks are `board_failures`, made only when the board changed)."""
-    failures: list[str] = []
-    board = state.board
+def crew_of(tables: Tables, workers: dict[str, Worker | None]) -> Crew:
+    """One player's workers as the counts read them: each as printed on its tile (else a
+    failure), the cover tiles and bonus tiles on them, each worker's name."""
+    misprinted: list[str] = []
+    covers = 0
+    bonus_kinds: list[str] = []
+    halves: list[str] = []
+    for worker in workers.values():
+        if worker is None:
+            continue
+        tile = tables.worker_tiles.get(worker.tile)
+        printed = (
+            None
+            if tile is None
+            else (tile.left_kind, tile.left_number)
+            if worker.half == LEFT
+            else (tile.right_kind, tile.right_number)
+        )
+        if printed != (worker.kind, worker.number):
+            misprinted.append(f"worker {worker.tile}.{worker.half} is not as printed: {printed}")
+        covers += worker.covered
+        if worker.bonus:
+            bonus_kinds.append(worker.kind)
+        halves.append(f"{worker.tile}.{worker.half}")
+    return Crew(misprinted, covers, tuple(bonus_kinds), tuple(halves))
+
+
+def count_board(tables: Tables, board: MainBoard) -> BoardCount:
+    """The main board's own checks, its pieces by kind and its bonus tiles by kind."""
+    listing: list[str] = []
+    if len(set(board.roads)) != len(board.roads) or len(set(board.houses)) != len(board.houses):
+        listing.append("a road edge or a house triangle is listed twice")
+    if not set(board.flour) <= set(board.marketplaces):
+        listing.append("a flour sack lies where no marketplace stands")
     placed = {
         "road_pieces": len(board.roads),
         "milestones": len(board.milestones),
         "houses": len(board.houses),
         "marketplaces": len(board.marketplaces),
         "flour_sacks": len(board.flour),
-        "cover_tiles": 0,
     }
-    bonus_on_workers: list[str] = []
-    halves = list(state.discarded_workers)
-    for p in state.players.values():
-        for worker in p.workers.values():
-            if worker is None:
-                continue
-            tile = tables.worker_tiles.get(worker.tile)
-            printed = (
-                None
-                if tile is None
-                else (tile.left_kind, tile.left_number)
-                if worker.half == LEFT
-                else (tile.right_kind, tile.right_number)
-            )
-            if printed != (worker.kind, worker.number):
-                failures.append(f"worker {worker.tile}.{worker.half} is not as printed: {printed}")
-            placed["cover_tiles"] += worker.covered
-            if worker.bonus:
-                bonus_on_workers.append(worker.kind)
-            halves.append(f"{worker.tile}.{worker.half}")
-    if len(set(board.roads)) != len(board.roads) or len(set(board.houses)) != len(board.houses):
-        failures.append("a road edge or a house triangle is listed twice")
-    if not set(board.flour) <= set(board.marketplaces):
-        failures.append("a flour sack lies where no marketplace stands")
-    # Bonus tiles: face down, on the board, on workers or out of play, by kind.
+    bonus = dict.fromkeys(KINDS, 0)
+    for kind in board.bonus_tiles.values():
+        if kind in bonus:
+            bonus[kind] += 1
+    return BoardCount(board_failures(tables, board), listing, placed, bonus)
+
+
+def bonus_failures(
+    tables: Tables, state: State, on_board: dict[str, int], crews: Sequence[Crew]
+) -> list[str]:
+    """Bonus tiles: face down, on the board, on workers or out of play, by kind."""
+    failures: list[str] = []
+    on_workers = [kind for crew in crews for kind in crew.bonus_kinds]
     for kind in KINDS:
         n = (
             state.bonus_pool.get(kind, 0)
-            + sum(1 for k in board.bonus_tiles.values() if k == kind)
-            + bonus_on_workers.count(kind)
+            + on_board[kind]
+            + on_workers.count(kind)
             + state.discarded_bonus.count(kind)
         )
         if n != tables.bonus_tiles[kind]:
             failures.append(f"{kind} bonus tiles: {n}, the game has {tables.bonus_tiles[kind]}")
-    # Worker tiles: each lies in exactly one loose place, or both its workers are on player
-    # boards or out of play. Halves are unique, none belongs to a loose tile, and there are
-    # exactly two per tile that is not loose, so every such tile is fully accounted for.
-    loose = state.draw_pile + state.display + state.draft_pool + state.removed_tiles
-    loose_set = set(loose)
-    half_tiles = {h.partition(".")[0] for h in halves}
-    if len(loose_set) != len(loose) or len(set(halves)) != len(halves):
+    return failures
+
+
+def loose_tally(tables: Tables, places: Sequence[tuple[str, ...]]) -> Tally:
+    """The loose worker tiles: draw pile, display, draft pool and removed tiles."""
+    loose = [tile for place in places for tile in place]
+    tiles = set(loose)
+    return Tally(
+        len(loose), len(tiles) != len(loose), tiles, not tiles <= tables.worker_tiles.keys()
+    )
+
+
+def halves_tally(tables: Tables, discarded: tuple[str, ...], crews: Sequence[Crew]) -> Tally:
+    """The workers on player boards and out of play, and the worker tiles they are halves of."""
+    halves = list(discarded)
+    for crew in crews:
+        halves += crew.halves
+    tiles = {h.partition(".")[0] for h in halves}
+    return Tally(
+        len(halves), len(set(halves)) != len(halves), tiles, not tiles <= tables.worker_tiles.keys()
+    )
+
+
+def worker_tile_failures(tables: Tables, loose: Tally, halves: Tally) -> list[str]:
+    """Worker tiles: each lies in exactly one loose place, or both its workers are on player
+    boards or out of play. Halves are unique, none belongs to a loose tile, and there are
+    exactly two per tile that is not loose, so every such tile is fully accounted for."""
+    failures: list[str] = []
+    if loose.repeated or halves.repeated:
         failures.append("a worker tile or a worker lies in two places")
-    if half_tiles & loose_set:
+    if not halves.tiles.isdisjoint(loose.tiles):
         failures.append("a worker tile is both loose and on a player board")
-    if not (loose_set | half_tiles) <= tables.worker_tiles.keys():
+    if loose.unknown or halves.unknown:
         failures.append("worker tiles appear that the game does not have")
-    if len(halves) != 2 * (len(tables.worker_tiles) - len(loose_set)):
-        failures.append(f"{len(halves)} workers on boards or out of play, {len(loose)} tiles loose")
-    return placed, failures
+    if halves.size != 2 * (len(tables.worker_tiles) - len(loose.tiles)):
+        failures.append(f"{halves.size} workers on boards or out of play, {loose.size} tiles loose")
+    return failures
 
 
 def board_failures(tables: Tables, board: MainBoard) -> list[str]:
