@@ -128,3 +128,15 @@ def test_the_turn_rule_shortcut_accepts_exactly_what_check_actor_accepts(name: s
             accepted += got is None
             refused += got is not None
     assert accepted and refused
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_player_to_act_is_the_first_pending_player(name: str) -> None:
+    """The turn rule lets the player to act through without working out the pending
+    players (``from_the_one_asked``): sound only if ``to_act`` is always the first of them,
+    as ``RuleSet.pending`` promises. Checked at each state of a play-out."""
+    game = make_game(name, {})
+    for state in _played(game, 400):
+        actor = game.to_act(state)
+        if actor != CHANCE:
+            assert game.pending(state)[0] == actor, state
