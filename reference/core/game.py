@@ -13,7 +13,7 @@ A *state* is an immutable attrs instance; the game never mutates it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
 import attrs
@@ -180,8 +180,3 @@ def player_names_ok(players: Sequence[str], low: int, high: int) -> str | None:
         if not name or not name.replace("_", "").replace("-", "").isalnum() or name == CHANCE:
             return f"bad player name {name!r}: use letters, digits, '-' or '_' (not 'chance')"
     return None
-
-
-def options_dict(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A plain copy of an options mapping (None gives {})."""
-    return dict(options or {})

@@ -188,10 +188,6 @@ class RuleSet(Generic[O, T, S, E]):
         self._last_turn = (state, actor, None)
         return actor
 
-    def pending_now(self, state: S) -> tuple[str, ...]:
-        """``pending``, worked out once per state (what the turn rule asks)."""
-        return self._turn_facts(state)[1]
-
     def _turn_facts(self, state: S) -> tuple[str, tuple[str, ...]]:
         """The player to act and the pending players, worked out once per state."""
         last = self._last_turn
