@@ -30,13 +30,14 @@ import sys
 import time
 from pathlib import Path
 
-from oracle.conform import Conformance, Settings
+from oracle.conform import Conformance
+from oracle.findings import Settings
 from oracle.play import PLAYER_NAMES, choose, play_lines
 from oracle.refengine import LocalEngine
 from reference.core.game import step
 from reference.registry import make_game
 
-SERVE = f"{shlex.quote(sys.executable)} -m oracle serve --game"
+SERVE = f"{shlex.quote(sys.executable)} -m rules_oracle_cli serve --game"
 
 
 def time_play(game: str, players: int, seed: int) -> tuple[float, float]:

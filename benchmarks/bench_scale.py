@@ -92,7 +92,7 @@ def listing(paths: list[Path], count: int, folder: Path) -> Path:
 
 
 def validate(*args: str) -> list[str]:
-    return [sys.executable, "-m", "oracle", "validate", *args]
+    return [sys.executable, "-m", "rules_oracle_cli", "validate", *args]
 
 
 def report(label: str, run: Run, files: int | None = None) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import yaml
 
-from oracle.conform import Finding, Report
+from oracle.findings import Finding, Report
 from reference.core import yamlfile
 
 KEYS = ("scenario", "kind", "rule", "path")

@@ -18,23 +18,23 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
 import attrs
 
+from oracle.findings import Finding, Report, Settings
 from oracle.formats.converter import json_equal
-from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
+from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
 from oracle.refengine import LocalEngine
+from oracle.reproduce import log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
+from oracle.shrink import Chooser, shrink_finding
 
-PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
-FAULTS: frozenset[str] = frozenset({"crash", "hang", "garbage", "shape"})
 PROBE_CHANCE = 0.05
 """The share of positions along a play-out where refused events are sent."""
 PROBE_CANDIDATES = 40
@@ -43,117 +43,12 @@ MAX_ENGINE_EVENTS = 100_000
 _SCALARS = (int, str, bool, type(None))
 
 
-@attrs.frozen
-class Settings:
-    """What one conform run does."""
-
-    engine: str
-    game: str
-    players: tuple[int, ...]
-    seed: int = 0
-    games: int = 4
-    timeout: float = 10.0
-    strict_rules: bool = False
-    parts: tuple[str, ...] = PARTS
-    scenarios_dir: Path | None = None
-    shrink: bool = True
-    shrink_seconds: float = 60.0
-    options: dict[str, Any] = attrs.field(factory=dict)
-
-
-@attrs.frozen
-class Finding:
-    """One disagreement of the engine under test with ours (or its fault).
-
-    ``events`` is the game prefix (wire events) after which it shows; ``probe`` the refused
-    event sent there, if any; ``soft`` findings (another rule id) fail only with
-    --strict-rules. ``log`` and ``scenario`` are ready-to-commit files of the shrunk case.
-    """
-
-    part: str
-    kind: str
-    message: str
-    game_no: int | None = None
-    players: tuple[str, ...] = ()
-    seed: int | None = None
-    event_index: int | None = None
-    request: dict[str, Any] | None = None
-    path: str | None = None
-    ours: Any = None
-    theirs: Any = None
-    rule: str | None = None
-    their_rule: str | None = None
-    citation: str | None = None
-    soft: bool = False
-    scenario_id: str | None = None
-    events: tuple[dict[str, Any], ...] = ()
-    choices: tuple[int, ...] = ()
-    probe: dict[str, Any] | None = None
-    stderr: tuple[str, ...] = ()
-    shrunk_from: int | None = None
-    log: str | None = None
-    scenario: str | None = None
-    baselined: bool = False
-    case: str = ""
-
-    def same_kind(self, other: Finding) -> bool:
-        """Whether ``other`` shows the same kind of disagreement (for shrinking)."""
-        return (self.kind, self.path, self.rule) == (other.kind, other.path, other.rule)
-
-
-@attrs.define
-class Counts:
-    """What a run did."""
-
-    games: int = 0
-    events: int = 0
-    positions: int = 0
-    paths_compared: int = 0
-    paths_unanswered: int = 0
-    legal_sets: int = 0
-    probes: int = 0
-    scenarios_passed: int = 0
-    scenarios_failed: int = 0
-    scenarios_skipped: int = 0
-    engine_games: int = 0
-    engine_events: int = 0
-    shrink_runs: int = 0
-
-
-@attrs.define
-class Report:
-    """The outcome of a run; ``findings`` in the order found."""
-
-    settings: Settings
-    engine_name: str = ""
-    capabilities: tuple[str, ...] = ()
-    findings: list[Finding] = attrs.field(factory=list)
-    counts: Counts = attrs.field(factory=Counts)
-    stale: list[dict[str, Any]] = attrs.field(factory=list)
-    seconds: float = 0.0
-    cases: list[tuple[str, str]] = attrs.field(factory=list)
-    """(part, name) of every test case run: a play-out game, a scenario, an engine game."""
-
-    def failing(self) -> list[Finding]:
-        """Findings that fail the run: hard ones not in the baseline (soft ones if strict)."""
-        strict = self.settings.strict_rules
-        return [f for f in self.findings if not f.baselined and (strict or not f.soft)]
-
-    def passed(self) -> bool:
-        """Whether the run passes: nothing failing and no stale baseline entry."""
-        return not self.failing() and not self.stale
-
-
 class _Stop(Exception):
     """Ends a game at its first hard finding."""
 
     def __init__(self, finding: Finding) -> None:
         super().__init__(finding.kind)
         self.finding = finding
-
-
-Chooser = Callable[[LocalEngine, int], int | None]
-"""The choice index for the next event (into our legal list), or None to stop."""
 
 
 class Conformance:
@@ -252,8 +147,6 @@ class Conformance:
             return
         finding = attrs.evolve(finding, game_no=k, seed=seed)
         if s.shrink and finding.part in ("playout", "probes"):
-            from oracle.shrink import shrink_finding
-
             finding = shrink_finding(self, finding)
         self.add(_with_files(self, finding))
 
@@ -318,7 +211,7 @@ class Conformance:
     # --- part 3: scenarios ------------------------------------------------------------
 
     def scenario_files(self) -> list[Path]:
-        folder = self.settings.scenarios_dir or _default_scenarios() / self.settings.game
+        folder = self.settings.scenarios_dir or BUNDLED_SCENARIOS / self.settings.game
         files = []
         for path in scenario_files([folder]) if folder.exists() else []:
             try:
@@ -662,15 +555,8 @@ def _actor(to_act: tuple[str, bool]) -> str:
     return "game over" if to_act[1] else to_act[0]
 
 
-def _default_scenarios() -> Path:
-    here = Path.cwd() / "scenarios"
-    return here if here.is_dir() else Path(__file__).resolve().parent.parent / "scenarios"
-
-
 def _with_files(run: Conformance, finding: Finding) -> Finding:
     """The finding with its ready-to-commit log and scenario file."""
-    from oracle.reproduce import log_text, scenario_text
-
     return attrs.evolve(
         finding,
         log=log_text(run.settings, finding),

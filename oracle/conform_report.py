@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from oracle.conform import Finding, Report
+from oracle.findings import Finding, Report
 from oracle.report import JunitCase, junit
 
 REPORT_FORMAT = "rules-oracle-conform-report"

@@ -214,13 +214,6 @@ def validate_batch(names: list[str], settings: Settings, games: GameCache) -> li
     return verdicts
 
 
-def scenario_batch(names: list[str], settings: Settings, games: GameCache) -> list[Any]:
-    """Results of a batch of scenario files, in order."""
-    from oracle.scenarios import run_guarded
-
-    return [run_guarded(Path(name), games) for name in names]
-
-
 def every_core(jobs: int) -> int:
     """Worker count for ``--jobs``: 0 means every core this process may use."""
     if jobs > 0:

@@ -1,8 +1,8 @@
 """Our own engine behind the driver interface of oracle.protocol (in-process, no subprocess).
 
-Built on the public API (``rules_oracle``: Rules, Position); ``serve`` puts it behind the
-protocol, ``conform`` and the scenario runner drive it as the reference. Two uses of the
-engines' internals are left: the fuzzed-event generator of the negative probes
+Built on oracle.position (Rules, Position: what the public API hands out); ``serve`` puts
+it behind the protocol, ``conform`` and the scenario runner drive it as the reference. Two
+uses of the engines' internals are left: the fuzzed-event generator of the negative probes
 (oracle.probes), which builds events from the game's event classes, and the leaf walk, which
 reads a position's state objects so it can reuse the leaves of the parts that did not change
 (reference.core.walk.LeafCache; the same values as walking ``Position.to_json()``).
@@ -15,13 +15,17 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from oracle.errors import Illegal
 from oracle.formats.converter import structure_event, to_json, unstructure_event
 from oracle.games import GameCache
+from oracle.position import Position, Rules
 from oracle.probes import Pool, candidates, remember
 from oracle.protocol import CAPABILITIES, EngineError, Refusal
-from reference.core.game import Game
+from reference.core.errors import BadOptions
+from reference.core.errors import MalformedEvent as Malformed
+from reference.core.game import CHANCE, Game
+from reference.core.paths import UnknownPath
 from reference.core.walk import LeafCache
-from rules_oracle import CHANCE, BadOptions, Illegal, Malformed, Position, Rules, UnknownPath
 
 NAME = "rules-oracle"
 _MISSING: Any = object()

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
+from oracle.findings import Finding, Settings
 from oracle.formats.log import header_line
 from oracle.refengine import LocalEngine
-
-if TYPE_CHECKING:
-    from oracle.conform import Finding, Settings
 
 ACCEPTED = frozenset({"accepted_illegal", "changed_by_refusal"})
 

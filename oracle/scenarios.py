@@ -6,7 +6,7 @@ import json
 import traceback
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -24,6 +24,9 @@ from oracle.protocol import Driver, EngineError, EngineFault
 from oracle.rulebook import find_rule, placeholder_keys
 from reference.core.errors import BadOptions, MalformedEvent
 from reference.core.game import Game, player_names_ok
+
+if TYPE_CHECKING:
+    from oracle.corpus import Settings as CorpusSettings
 
 Status = Literal["pass", "fail", "error", "internal_error", "skipped"]
 LISTED_SHOWN = 12
@@ -174,21 +177,6 @@ def _basis(game: Game, rule_ids: tuple[str, ...]) -> tuple[tuple[str, ...], tupl
 
 def _ignore(what: str, line: int | None, raw: dict[str, Any] | None, state: Any) -> None:
     """The default step hook: nothing to do."""
-
-
-def position_failures(game: Game, state: Any) -> list[str]:
-    """Why a hand-written position is unsound: the game's invariants, or its stricter
-    ``position_failures`` where it has one (what play from the setup always keeps)."""
-    stricter = getattr(game, "position_failures", None)
-    try:
-        failures: list[str] = (
-            stricter(state) if callable(stricter) else game.invariant_failures(state)
-        )
-    except (KeyError, ValueError, TypeError, IndexError) as exc:
-        # A state the check cannot even read (an empty table it takes the minimum of, a key
-        # it looks up) is the file's, not ours: play never builds one, only a given.state.
-        return [f"the invariant check cannot read it ({type(exc).__name__}: {exc})"]
-    return failures
 
 
 class _Run:
@@ -404,7 +392,7 @@ def run_all(
     """Run every scenario file, on our engine (over ``jobs`` processes) or through
     ``driver`` (one engine under test, in order); a duplicate id is an error on its later
     file."""
-    from oracle.corpus import Settings, run_local, scenario_batch
+    from oracle.corpus import Settings, run_local
     from oracle.formats.scenario import scenario_files
 
     results: list[ScenarioResult] = []
@@ -429,3 +417,8 @@ def run_all(
             seen[result.id] = result.path
         results.append(result)
     return results
+
+
+def scenario_batch(names: list[str], settings: CorpusSettings, games: GameCache) -> list[Any]:
+    """Results of a batch of scenario files, in order (a batch's work for oracle.corpus)."""
+    return [run_guarded(Path(name), games) for name in names]

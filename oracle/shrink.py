@@ -23,17 +23,37 @@ Two kinds of finding need more than that:
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import attrs
 
-if TYPE_CHECKING:
-    from oracle.conform import Conformance, Finding
-    from oracle.refengine import LocalEngine
+from oracle.findings import Finding, Report, Settings
+from oracle.refengine import LocalEngine
 
 Test = Callable[[list[int]], "Finding | None"]
+Chooser = Callable[[LocalEngine, int], int | None]
+"""The choice index for the next event (into our legal list), or None to stop."""
+
+
+class Replays(Protocol):
+    """What shrinking needs of a conform run: its settings, its report (whose counts it
+    keeps apart) and a play-out of given choices on both engines."""
+
+    settings: Settings
+    report: Report
+
+    def play(
+        self,
+        players: tuple[str, ...],
+        chooser: Chooser,
+        probe_rng: random.Random | None,
+        game_no: int | None,
+        seed: int | None,
+        final_probe: dict[str, Any] | None = None,
+    ) -> Finding | None: ...
 
 
 def ddmin(choices: list[int], test: Test, over: Callable[[], bool]) -> Finding | None:
@@ -108,7 +128,7 @@ def hang_replays(timeout: float, budget: float) -> int:
     return max(1, min(MAX_HANG_REPLAYS, int(budget // timeout) if timeout > 0 else 1))
 
 
-def shrink_finding(run: Conformance, finding: Finding) -> Finding:
+def shrink_finding(run: Replays, finding: Finding) -> Finding:
     """The finding reproduced on the shortest prefix found within the time budget."""
     final_probe = (
         finding.probe if finding.kind in ("accepted_illegal", "changed_by_refusal") else None

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr__`` below)
     from oracle.play import PLAYER_NAMES
+    from oracle.position import Position, Rules, load
     from oracle.replay import Divergence, Verdict
     from oracle.scenarios import ScenarioResult
     from reference.core.catalogue import Rule
@@ -48,7 +49,6 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         UnknownPath,
         UsageError,
     )
-    from rules_oracle._position import Position, Rules, load
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
     from rules_oracle._tools import (
         ReplayPages,
@@ -101,7 +101,7 @@ _HOMES = {
         ),
         "rules_oracle._errors",
     ),
-    **dict.fromkeys(("Position", "Rules", "load"), "rules_oracle._position"),
+    **dict.fromkeys(("Position", "Rules", "load"), "oracle.position"),
     **dict.fromkeys(
         ("ValidateReport", "describe", "progress", "scenarios_report"), "rules_oracle._reports"
     ),

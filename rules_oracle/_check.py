@@ -9,15 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from oracle.formats.log import FORMAT_NAME, FORMAT_VERSION, Malformed
+from oracle.formats.scenario import BUNDLED_SCENARIOS
 from oracle.games import GameCache
+from oracle.position import merged_options
 from oracle.replay import Verdict, validate_records
 from oracle.replay import validate_log as _validate_log
 from oracle.scenarios import ScenarioResult, run_all
 from reference.core.errors import BadOptions
 from reference.registry import game_names
-from rules_oracle._position import merged_options
 
-SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
+SCENARIOS_DIR: Path = BUNDLED_SCENARIOS
 """The scenario suite that comes with rules-oracle."""
 SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
 """JSON Schemas (draft 2020-12) of the formats and reports (also in docs/schemas/)."""

@@ -12,24 +12,30 @@ with the reference (what ``rules-oracle conform`` does; docs/conformance.md).
 parts: some of ``PARTS``, scenarios_dir, shrink_seconds) says what to run; ``Report`` holds
 the findings, each with a ready-to-commit ``log`` and ``scenario`` when it has one. A
 baseline file lists known disagreements: ``load_baseline`` (raises ``BadBaseline``),
-``apply_baseline`` marks them in a report, ``baseline_text`` writes one from a report.
+``apply_baseline`` marks them in a report, ``matches`` tells whether an entry covers one
+``Finding``, ``baseline_text`` writes one from a report; ``finding_line`` is one finding as
+the text report says it.
 """
 
 from __future__ import annotations
 
-from oracle.baseline import BadBaseline, apply_baseline, baseline_text, load_baseline
-from oracle.conform import PARTS, Conformance, Report, Settings
-from oracle.conform_report import report_json, report_junit, report_text
+from oracle.baseline import BadBaseline, apply_baseline, baseline_text, load_baseline, matches
+from oracle.conform import Conformance
+from oracle.conform_report import finding_line, report_json, report_junit, report_text
+from oracle.findings import PARTS, Finding, Report, Settings
 
 __all__ = [
     "PARTS",
     "BadBaseline",
     "Conformance",
+    "Finding",
     "Report",
     "Settings",
     "apply_baseline",
     "baseline_text",
+    "finding_line",
     "load_baseline",
+    "matches",
     "report_json",
     "report_junit",
     "report_text",

@@ -12,6 +12,9 @@ import yaml
 from oracle.formats.converter import CONVERTER, describe
 from reference.core import yamlfile
 
+BUNDLED_SCENARIOS = Path(__file__).resolve().parent.parent / "scenario_suite"
+"""The scenario suite that comes with rules-oracle (the repository's ``scenarios/``, shipped
+inside the package): the default wherever a command or the pytest plugin runs scenarios."""
 MAX_SCENARIO_BYTES = 2_000_000
 MAX_LISTED_EVENTS = 1_000
 """``expect.legal`` names at most this many events (includes and excludes together)."""

@@ -1,5 +1,5 @@
-"""The command line is a client of the public library API (issue 12): oracle/cli.py and
-oracle/conform_cli.py import project code from ``rules_oracle`` only, by public names; and
+"""The command line and the pytest plugin are clients of the public library API: every file
+of rules_oracle_cli imports project code from ``rules_oracle`` only, by public names; and
 going through the API costs a one-log ``validate`` no import the bare replay does not need
 (issue 10's fast start)."""
 
@@ -17,12 +17,16 @@ import pytest
 import rules_oracle
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI_FILES = ("oracle/cli.py", "oracle/conform_cli.py")
-PROJECT = ("oracle", "reference", "rules_oracle")
+CLI_FILES = tuple(
+    str(p.relative_to(ROOT)) for p in sorted((ROOT / "rules_oracle_cli").glob("*.py"))
+)
+PROJECT = ("oracle", "reference", "rules_oracle", "rules_oracle_cli")
 PUBLIC_MODULES = ("rules_oracle", "rules_oracle.conformance")
-ALLOWED = {("oracle/cli.py", "oracle.conform_cli")}
-"""The one exception: ``conform``'s body lives in the CLI's own second file, itself held
-to the same rule."""
+ALLOWED = {
+    ("rules_oracle_cli/cli.py", "rules_oracle_cli.conform"),
+    ("rules_oracle_cli/__main__.py", "rules_oracle_cli.cli"),
+}
+"""The exceptions: the CLI's own files, each held to the same rule."""
 
 
 def private_imports(source: str, filename: str) -> list[str]:
@@ -66,7 +70,7 @@ def test_the_check_sees_a_private_import_anywhere() -> None:
         "    from rules_oracle import no_such_name\n"
         "    from . import cli\n"
     )
-    assert private_imports(source, "oracle/cli.py") == [
+    assert private_imports(source, "rules_oracle_cli/cli.py") == [
         "1: rules_oracle._check",
         "2: reference.registry",
         "4: oracle.replay.Verdict",
@@ -77,9 +81,10 @@ def test_the_check_sees_a_private_import_anywhere() -> None:
 
 
 def test_the_allowance_is_for_cli_py_only() -> None:
-    source = "from oracle.conform_cli import run_conform\n"
-    assert private_imports(source, "oracle/cli.py") == []
-    assert private_imports(source, "oracle/conform_cli.py") == ["1: oracle.conform_cli.run_conform"]
+    source = "from rules_oracle_cli.conform import run_conform\n"
+    assert private_imports(source, "rules_oracle_cli/cli.py") == []
+    found = private_imports(source, "rules_oracle_cli/pytest_plugin.py")
+    assert found == ["1: rules_oracle_cli.conform.run_conform"]
 
 
 def test_every_public_name_is_in_the_reference() -> None:
@@ -92,7 +97,7 @@ PROBE = """
 import json, runpy, sys
 sys.argv = sys.argv[1:]
 try:
-    runpy.run_module(sys.argv[0], run_name="__main__") if sys.argv[0] == "oracle" else (
+    runpy.run_module(sys.argv[0], run_name="__main__") if sys.argv[0] == "rules_oracle_cli" else (
         runpy.run_path(sys.argv[0], run_name="__main__"))
 except SystemExit:
     pass
@@ -101,7 +106,8 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 
 
 def imported(*argv: str) -> set[str]:
-    """The modules a process running ``argv`` (a script, or ``oracle``) had imported."""
+    """The modules a process running ``argv`` (a script, or ``rules_oracle_cli``) had
+    imported."""
     run = subprocess.run(
         [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=False
     )
@@ -117,13 +123,16 @@ def test_a_one_log_validate_imports_little_beyond_the_bare_replay(tmp_path: Path
         "print(validate_log(Path(sys.argv[1]), GameCache()).kind)\n"
     )
     log = str(ROOT / "examples" / "palmyra.jsonl")
-    extra = imported("oracle", "validate", log) - imported(str(bare), log)
+    extra = imported("rules_oracle_cli", "validate", log) - imported(str(bare), log)
     ours = {m for m in extra if m.split(".")[0] in PROJECT}
-    # the CLI, the corpus reader, the text report, the progress bar (rich only when shown)
+    # the CLI, the corpus reader, the text report, the progress bar (rich only when shown),
+    # the public errors
     assert ours <= {
-        "oracle.__main__",
-        "oracle.cli",
+        "rules_oracle_cli",
+        "rules_oracle_cli.__main__",
+        "rules_oracle_cli.cli",
         "oracle.corpus",
+        "oracle.errors",
         "oracle.progress",
         "oracle.report_text",
         "rules_oracle",
@@ -150,7 +159,7 @@ def test_importing_the_api_imports_nothing_until_a_name_is_used(tmp_path: Path) 
 def test_a_json_or_junit_validate_loads_the_full_report(fmt: str) -> None:
     # the other side of the fast start: the formats that need oracle.report do load it
     log = str(ROOT / "examples" / "palmyra.jsonl")
-    loaded = imported("oracle", "validate", "--format", fmt, log)
+    loaded = imported("rules_oracle_cli", "validate", "--format", fmt, log)
     assert "oracle.report" in loaded
     assert ("xml.etree.ElementTree" in loaded) == (fmt == "junit")
 

@@ -12,7 +12,7 @@ import yaml
 from typer.testing import CliRunner
 
 import rules_oracle
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = (ROOT / "docs" / "formats.md").read_text()
@@ -126,8 +126,9 @@ def test_packaging_metadata() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["license"] == "MIT"
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
-    data = project["tool"]["setuptools"]["package-data"]["rules_oracle"]
-    assert {"py.typed", "schemas/*.json", "scenarios/*/*.yaml"} <= set(data)
+    data = project["tool"]["setuptools"]["package-data"]
+    assert {"py.typed", "schemas/*.json"} <= set(data["rules_oracle"])
+    assert "scenario_suite/*/*.yaml" in data["oracle"]  # the bundled suite ships in oracle
     bundled = sorted(rules_oracle.SCENARIOS_DIR.glob("*/*.yaml"))
     assert bundled == sorted(rules_oracle.SCENARIOS_DIR.rglob("*.yaml"))  # the glob finds all
     assert len(bundled) == len(list((ROOT / "scenarios").rglob("*.yaml")))

@@ -9,7 +9,7 @@ from pathlib import Path
 import xmlschema
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = xmlschema.XMLSchema(ROOT / "tests" / "junit" / "junit-10.xsd")

@@ -11,7 +11,7 @@ from report_schemas import problems, validator
 from typer.testing import CliRunner
 
 import rules_oracle
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.jsonl"))

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import rules_oracle
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()

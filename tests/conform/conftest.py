@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTER = ROOT / "examples" / "adapters" / "python" / "adapter.py"
-SERVE = f"{shlex.quote(sys.executable)} -m oracle serve"
+SERVE = f"{shlex.quote(sys.executable)} -m rules_oracle_cli serve"
 
 
 def adapter(game: str, *flags: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from oracle.conform import Conformance, Settings
+from oracle.conform import Conformance
+from oracle.findings import Settings
 from oracle.protocol import EngineProcess
 from tests.conform.conftest import SERVE, adapter
 

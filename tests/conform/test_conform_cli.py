@@ -12,7 +12,7 @@ import pytest
 import xmlschema
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 from tests.conform.conftest import ROOT, adapter
 
 GAME = "palmyra"

@@ -12,7 +12,8 @@ import attrs
 import cattrs
 import pytest
 
-from oracle.conform import Conformance, Settings
+from oracle.conform import Conformance
+from oracle.findings import Settings
 from oracle.formats.converter import to_json
 from oracle.refengine import LocalEngine
 from oracle.serve import Session

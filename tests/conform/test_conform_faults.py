@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
-from oracle.conform import Conformance, Finding, Report, Settings
+from oracle.conform import Conformance
+from oracle.findings import Finding, Report, Settings
 from oracle.refengine import LocalEngine
 from oracle.shrink import MAX_HANG_REPLAYS, hang_replays
+from rules_oracle_cli.cli import app
 from tests.conform.conftest import adapter
 
 GAME = "palmyra"

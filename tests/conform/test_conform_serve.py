@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.conform import PARTS, Conformance, Settings
+from oracle.conform import Conformance
+from oracle.findings import PARTS, Settings
 from reference.registry import game_names, make_game
 from tests.conform.conftest import SERVE
 

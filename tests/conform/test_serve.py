@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.protocol import shape_problem
 from oracle.serve import serve
 from reference.core.walk import leaves
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 

@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.formats.converter import CONVERTER, structure_event, unstructure_event
 from oracle.play import PLAYER_NAMES, choose
 from reference.core.game import CHANCE, Game, step
 from reference.registry import game_names, make_game
+from rules_oracle_cli.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = game_names()

@@ -93,7 +93,7 @@ def test_play_with_a_profile_that_cannot_set_up_is_a_usage_error(text: str, tmp_
     # issue 12: `play --profile` with these said "internal error, please report" (exit 3).
     from typer.testing import CliRunner
 
-    from oracle.cli import app
+    from rules_oracle_cli.cli import app
 
     profile = tmp_path / "profile.yaml"
     profile.write_text(text)

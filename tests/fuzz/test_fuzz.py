@@ -25,8 +25,8 @@ from fuzz_inputs import (
 from hypothesis import given, settings
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.games import GameCache
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 Fuzz = Callable[[int], settings]

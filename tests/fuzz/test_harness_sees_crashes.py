@@ -12,9 +12,9 @@ import pytest
 from test_issue_examples import SETUP, played, validate_json, write_log
 from typer.testing import CliRunner
 
-from oracle import cli
-from oracle.cli import app
 from reference.registry import make_game
+from rules_oracle_cli import cli
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 

@@ -18,7 +18,6 @@ import pytest
 from fuzz_inputs import ALIAS_BOMB, ROOT, nested
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.formats.log import header_line
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
@@ -27,6 +26,7 @@ from oracle.report import verdict_json, verdict_text, verdicts_junit
 from oracle.scenarios import run_all, run_scenario
 from reference.core import paths, yamlfile
 from reference.registry import make_game
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 SETUP = ROOT / "scenarios/municipium/MUN-SETUP-initial-position-three-players.yaml"

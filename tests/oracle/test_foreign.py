@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.games import GameCache
 from oracle.replay import validate_log
 from reference.core.aliases import load_aliases
 from reference.registry import make_game
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]

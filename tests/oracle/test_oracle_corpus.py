@@ -17,10 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle import corpus as pipeline
-from oracle.cli import app
 from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES, play_lines
 from oracle.report import JUNIT_SPOOL_BYTES, json_report_chunks, junit_chunks
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 GAMES = ("milestones", "municipium", "palmyra", "pillars")

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.games import GameCache
 from oracle.scenarios import run_all, run_scenario
+from rules_oracle_cli.cli import app
 
 HERE = Path(__file__).parent / "toy_scenarios"
 runner = CliRunner()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.games import GameCache
 from oracle.play import play_lines
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 MODES = [("standard", 2), ("standard", 5), ("advanced", 3), ("advanced", 4), ("solo", 1)]

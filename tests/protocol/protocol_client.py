@@ -19,7 +19,7 @@ def rules_oracle(*args: str) -> list[str]:
     """The ``rules-oracle`` command of this environment with ``args``. The environment
     variable ``RULES_ORACLE`` may name another one, e.g. another checkout's."""
     prefix = os.environ.get("RULES_ORACLE")
-    argv = shlex.split(prefix) if prefix else [sys.executable, "-m", "oracle"]
+    argv = shlex.split(prefix) if prefix else [sys.executable, "-m", "rules_oracle_cli"]
     return [*argv, *args]
 
 

@@ -11,8 +11,8 @@ import pytest
 from replay_html_fixture import EXAMPLE, ROOT, write_failing_logs
 from typer.testing import CliRunner
 
-from oracle.cli import app
 from oracle.html.page import state_changes
+from rules_oracle_cli.cli import app
 
 runner = CliRunner()
 

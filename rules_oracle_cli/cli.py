@@ -100,10 +100,10 @@ def _profile(path: Path | None, game: str | None = None) -> dict[str, Any]:
 
 
 def _default_scenarios_dir() -> Path:
+    """The bundled suite, wherever rules-oracle is installed (never a folder of the cwd)."""
     from rules_oracle import SCENARIOS_DIR
 
-    here = Path.cwd() / "scenarios"
-    return here if here.is_dir() else SCENARIOS_DIR
+    return SCENARIOS_DIR
 
 
 @app.command()
@@ -459,7 +459,7 @@ def conform(
     ] = None,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
-    from oracle.conform_cli import run_conform
+    from rules_oracle_cli.conform import run_conform
 
     raise typer.Exit(
         run_conform(

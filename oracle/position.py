@@ -6,15 +6,14 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from oracle.errors import Illegal
 from oracle.formats.converter import assign, structure_event, to_json, unstructure_event
 from oracle.rulebook import citation, find_rule
-from oracle.scenarios import position_failures
 from reference.core import paths
 from reference.core.catalogue import Rule
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
 from reference.core.game import CHANCE, Game, Result, player_names_ok, step
 from reference.registry import make_game
-from rules_oracle._errors import Illegal
 
 _MISSING: Any = object()
 
@@ -240,3 +239,18 @@ def _leaves(prefix: str, value: Any) -> Iterator[tuple[str, Any]]:
             yield from _leaves(f"{prefix}.{i}" if prefix else str(i), item)
     else:
         yield prefix, value
+
+
+def position_failures(game: Game, state: Any) -> list[str]:
+    """Why a hand-written position is unsound: the game's invariants, or its stricter
+    ``position_failures`` where it has one (what play from the setup always keeps)."""
+    stricter = getattr(game, "position_failures", None)
+    try:
+        failures: list[str] = (
+            stricter(state) if callable(stricter) else game.invariant_failures(state)
+        )
+    except (KeyError, ValueError, TypeError, IndexError) as exc:
+        # A state the check cannot even read (an empty table it takes the minimum of, a key
+        # it looks up) is the file's, not ours: play never builds one, only a given.state.
+        return [f"the invariant check cannot read it ({type(exc).__name__}: {exc})"]
+    return failures

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from oracle.conform import Finding
+    from rules_oracle.conformance import Finding
 
 # pytest loads this module in every run of every project where rules-oracle is installed:
 # it imports nothing of rules-oracle until a run asks for it (--rules-oracle-engine).
@@ -44,15 +44,13 @@ class _Session:
     """The one conform run the items share, started at the first item."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from oracle.baseline import BadBaseline, load_baseline
-        from oracle.conform import Conformance, Settings
-        from oracle.games import GameCache
-        from reference.core.errors import BadOptions
+        from rules_oracle import BadOptions, load
+        from rules_oracle.conformance import BadBaseline, Conformance, Settings, load_baseline
 
         opt = config.getoption
         game = str(opt("--rules-oracle-game") or "")
         try:
-            rules = GameCache().get(game, {})
+            rules = load(game)
         except BadOptions as exc:
             raise pytest.UsageError(f"--rules-oracle-game: {exc.message}") from exc
         players = opt("--rules-oracle-players")
@@ -86,7 +84,7 @@ class _Session:
         return [] if self.connected else list(self.run.report.findings)
 
     def known(self, finding: Finding) -> bool:
-        from oracle.baseline import matches
+        from rules_oracle.conformance import matches
 
         hit = [i for i, e in enumerate(self.baseline) if matches(e, finding)]
         self.used.update(hit)
@@ -150,7 +148,7 @@ class ConformItem(pytest.Item):
         self.arg = arg
 
     def runtest(self) -> None:
-        from oracle.conform_report import finding_line
+        from rules_oracle.conformance import finding_line
 
         state: _Session = self.config.stash[_CONFORM]
         if self.part == "stale":
@@ -174,7 +172,7 @@ class ConformItem(pytest.Item):
         self.judge(state, run.report.findings[before:])
 
     def judge(self, state: _Session, found: list[Finding]) -> None:
-        from oracle.conform_report import finding_line
+        from rules_oracle.conformance import finding_line
 
         strict = state.settings.strict_rules
         hard = [f for f in found if strict or not f.soft]

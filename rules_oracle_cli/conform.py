@@ -1,4 +1,4 @@
-"""The body of ``rules-oracle conform`` (oracle/cli.py holds only its options)."""
+"""The body of ``rules-oracle conform`` (rules_oracle_cli/cli.py holds only its options)."""
 
 from __future__ import annotations
 
