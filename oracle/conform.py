@@ -363,7 +363,7 @@ class Conformance:
         rule) already: these play-outs are there to find what the others did not."""
         if any(finding.same_kind(f) for f in self.report.findings):
             return
-        finding = attrs.evolve(finding, seed=seed)
+        finding = attrs.evolve(finding, seed=seed, case=finding.case or self._case)
         self.add(attrs.evolve(finding, scenario=start_scenario_text(self.settings, start, finding)))
 
 

@@ -101,12 +101,16 @@ class CoverageFile:
     each_event: tuple[Entry, ...] = ()
     result: tuple[Entry, ...] = ()
     shared_result: tuple[Entry, ...] = ()
+    used_by: dict[str, list[str]] = attrs.field(factory=dict)
+    """A definition (which cells touch) -> the rules that decide with it: it is exercised
+    as often as they are, accepted and refused."""
     unreachable: dict[str, str] = attrs.field(factory=dict)
 
     def listed(self) -> list[str]:
         """Every rule id the file names."""
         entries = (*self.setup, *self.each_event, *self.result, *self.shared_result)
-        return [e.rule for e in entries] + list(self.unreachable)
+        users = [rule for rules in self.used_by.values() for rule in rules]
+        return [e.rule for e in entries] + list(self.used_by) + users + list(self.unreachable)
 
 
 _plain = cattrs.Converter(forbid_extra_keys=True)
@@ -451,7 +455,18 @@ class Coverage:
         return ranked[:PROBES_PER_POSITION]
 
     def finish(self, report: Report) -> None:
-        """Put the coverage into the report."""
+        """Put the coverage into the report, with each definition counted as often as the
+        rules that decide with it (``used_by``)."""
+        counts = self.summary.counts
+        for rule, users in self.listed.used_by.items():
+            entry = counts.get(rule)
+            if entry is None:
+                continue
+            for user in users:
+                used = counts.get(user, RuleCount())
+                entry.accepted += used.accepted
+                entry.refused += used.refused
+                entry.parts |= used.parts
         report.coverage = self.summary
 
 

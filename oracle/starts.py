@@ -96,9 +96,10 @@ def _players(position: Position) -> list[str]:
 
 
 def palmyra_bank_nearly_dry(position: Position) -> dict[str, Any]:
-    """PAL-END-02, PAL-END-04: the bank keeps 3 coins, the rest goes to the players."""
+    """PAL-END-02, PAL-END-04: the bank keeps one coin, the rest goes to the players (the
+    next tax empties it; random play pays few taxes)."""
     bank = position["bank"]
-    keep = min(bank, 3)
+    keep = min(bank, 1)
     shares = _shared_out(bank - keep, _players(position))
     values: dict[str, Any] = {"bank": keep}
     for name, share in shares.items():
