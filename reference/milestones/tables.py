@@ -6,6 +6,7 @@ import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
+from reference.core.trace import Recorder
 from reference.milestones.board import MapGeometry, parse_map
 from reference.milestones.names import ITEMS, KINDS, PIECES
 
@@ -51,6 +52,8 @@ class Tables:
     worker_tiles: dict[str, WorkerTile]
     bonus_tiles: dict[str, int]
     geometry: MapGeometry
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a value (reference/core/trace.py)."""
 
 
 def _cost(data: DataSet, key: str) -> dict[str, int]:

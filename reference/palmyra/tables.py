@@ -6,6 +6,7 @@ import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
+from reference.core.trace import Recorder
 from reference.palmyra.lattice import cell_name, kind_of, parse_cell
 from reference.palmyra.options import ADVANCED, SOLO, PalmyraOptions
 from reference.palmyra.tiles import TILES
@@ -112,6 +113,8 @@ class Config:
 
     tables: Tables
     options: PalmyraOptions
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a value (reference/core/trace.py)."""
 
     @property
     def advanced(self) -> bool:

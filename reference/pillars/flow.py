@@ -52,21 +52,38 @@ def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
     return Ctx(t, o, spaces, locations, filled_first)
 
 
-def noted(ctx: Ctx, rule_id: str, state: State) -> State:
-    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work (noted
-    only while a divergence is being explained); returns ``state``."""
+def noted(
+    ctx: Ctx, rule_id: str, state: State, decided: tuple[str, ...] = (), why: str = ""
+) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work, which
+    decided the paths ``decided`` (changed or not; ``why``: what it gave, in words); noted
+    only while a value is being explained (reference/core/trace.py); returns ``state``."""
     if ctx.recorder is not None:
-        ctx.recorder.note(rule_id, state)
+        ctx.recorder.note(rule_id, state, decided, why)
     return state
 
 
-def note_work(ctx: Ctx, rule_id: str, state: State, **working: Any) -> None:
+def note_work(
+    ctx: Ctx,
+    rule_id: str,
+    state: State,
+    decided: tuple[str, ...] = (),
+    why: str = "",
+    **working: Any,
+) -> None:
     """Trace point inside a step that works on copies (``players``, ``supply``, ...): the
-    state with (copies of) them, once rule ``rule_id`` has done its work; only while
-    recording."""
+    state with (copies of) them, once rule ``rule_id`` has done its work (``decided`` and
+    ``why`` as for ``noted``); only while recording."""
     if ctx.recorder is not None:
         copies = {k: dict(v) if isinstance(v, dict) else v for k, v in working.items()}
-        ctx.recorder.note(rule_id, evolve(state, **copies))
+        ctx.recorder.note(rule_id, evolve(state, **copies), decided, why)
+
+
+def decided_note(ctx: Ctx, rule_id: str, state: State, path: str, why: str) -> None:
+    """Trace point of a rule that decided ``path`` of ``state`` and left it as it is (a
+    builder placed free, a tax not due): only while recording."""
+    if ctx.recorder is not None:
+        ctx.recorder.note(rule_id, state, (path,), why)
 
 
 @cache
