@@ -320,6 +320,7 @@ class Conformance:
             return True
         self.begin("playout", name)  # not counted in ``games``: coverage counts these
         game = _Game(self, ref, start.players, None, seed)
+        self.coverage.setup(ref, start.players, "playout")
         with_probes = "probes" in self.settings.parts
         probe_rng = random.Random(seed + 1_000_003)
         try:

@@ -101,6 +101,9 @@ class CoverageFile:
     each_event: tuple[Entry, ...] = ()
     result: tuple[Entry, ...] = ()
     shared_result: tuple[Entry, ...] = ()
+    by_event: dict[str, list[dict[str, Any]]] = attrs.field(factory=dict)
+    """A rule -> events (some of their fields) only it makes legal: every accepted event
+    with those fields is accepted under it (the emperor's censor conquering)."""
     used_by: dict[str, list[str]] = attrs.field(factory=dict)
     """A definition (which cells touch) -> the rules that decide with it: it is exercised
     as often as they are, accepted and refused."""
@@ -110,7 +113,16 @@ class CoverageFile:
         """Every rule id the file names."""
         entries = (*self.setup, *self.each_event, *self.result, *self.shared_result)
         users = [rule for rules in self.used_by.values() for rule in rules]
-        return [e.rule for e in entries] + list(self.used_by) + users + list(self.unreachable)
+        named = [*self.by_event, *self.used_by, *users, *self.unreachable]
+        return [e.rule for e in entries] + named
+
+    def event_rules(self, event: Mapping[str, Any]) -> list[str]:
+        """The ``by_event`` rules an accepted ``event`` is accepted under."""
+        return [
+            rule
+            for rule, patterns in self.by_event.items()
+            if any(all(event.get(k) == v for k, v in p.items()) for p in patterns)
+        ]
 
 
 _plain = cattrs.Converter(forbid_extra_keys=True)
@@ -321,6 +333,7 @@ class Coverage:
         rules = [
             *self.tracker.accepted_rules(game, state, event),
             *self._listed(self.listed.each_event, game),
+            *self.listed.event_rules(event),
         ]
         for rule in dict.fromkeys(rules):
             self.count(rule, part)
