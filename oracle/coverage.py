@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 import re
+import typing
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,10 +44,10 @@ import cattrs
 import yaml
 
 from oracle.findings import FAULTS, Finding, Report, Settings
-from oracle.formats.converter import structure_event
+from oracle.formats.converter import structure_event, unstructure_event
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario
 from oracle.games import GameCache
-from oracle.probes import Pool
+from oracle.probes import Pool, odd_values
 from oracle.protocol import EngineError, Refusal
 from oracle.refengine import LocalEngine
 from oracle.starts import SCENARIO, Start, rare_ends, scenario_start
@@ -424,12 +425,12 @@ class Coverage:
                     run, end, f"rare-{k}-{end.name}-{len(players)}p-seed{seed}", seed, can_set
                 )
         played: set[str] = set()
-        for rule in self.summary.rules:
+        for rule in self.wanted_rules():
             if len(played) >= SCENARIO_STARTS_PER_GAME * s.games:
                 break
-            if not self.unexercised(rule.id) or rule.id in self.summary.unreachable:
+            if not self.unexercised(rule):
                 continue
-            for start in self.scenario_starts_for(rule.id):
+            for start in self.scenario_starts_for(rule):
                 if start.name in played or (start.state and not can_set):
                     continue
                 played.add(start.name)
@@ -449,23 +450,40 @@ class Coverage:
         else:
             self.summary.starts_skipped += 1
 
+    def wanted_rules(self) -> list[str]:
+        """The rules still unexercised and not listed as unreachable, in catalogue order,
+        those a scenario's step is refused by first (its start exercises them for sure)."""
+        wanted = [
+            r.id
+            for r in self.summary.rules
+            if self.unexercised(r.id) and r.id not in self.summary.unreachable
+        ]
+        sure = {r for r in wanted if any(r in s.refused_by for s in self.scenario_starts_for(r))}
+        return sorted(wanted, key=lambda r: r not in sure)
+
     def scenario_starts_for(self, rule: str) -> list[Start]:
-        """The bundled scenarios of this game that cite ``rule``, as starts, by file name."""
+        """The bundled scenarios of this game that cite ``rule``, as starts, by file name
+        (those whose step ours refuses by ``rule`` first)."""
         if self._scenario_starts is None:
             folder = BUNDLED_SCENARIOS / self.settings.game
             paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
             found = (scenario_start(p, self.settings.game, self.settings.options) for p in paths)
             self._scenario_starts = [start for start in found if start is not None]
-        return [start for start in self._scenario_starts if rule in start.rules]
+        citing = [start for start in self._scenario_starts if rule in start.rules]
+        return sorted(citing, key=lambda start: rule not in start.refused_by)
 
     def probes_here(self, ref: LocalEngine, pool: Pool, rng: random.Random) -> list[dict[str, Any]]:
-        """A few events ours refuses here, those refused by a rule not yet exercised first."""
-        found = ref.refused_probes(pool, rng, PROBE_CANDIDATES)
-        ranked = sorted(
-            found,
-            key=lambda event: not self.unexercised(_refusal_rule(ref, event) or ""),
-        )
-        return ranked[:PROBES_PER_POSITION]
+        """A few events ours refuses here: near misses (a legal event here with one field
+        changed: in turn and in phase, so the game's own checks refuse them) and fuzzed
+        events (oracle/probes.py), those refused by a rule not yet exercised first, one
+        per rule."""
+        found = [*near_misses(ref, pool, rng, PROBE_CANDIDATES), *ref.refused_probes(pool, rng, 8)]
+        by_rule: dict[str | None, dict[str, Any]] = {}
+        for event in found:
+            by_rule.setdefault(_refusal_rule(ref, event), event)
+        by_rule.pop(None, None)  # not refused after all (a near miss can be legal)
+        ranked = sorted(by_rule.items(), key=lambda item: not self.unexercised(item[0] or ""))
+        return [event for _, event in ranked[:PROBES_PER_POSITION]]
 
     def finish(self, report: Report) -> None:
         """Put the coverage into the report, with each definition counted as often as the
@@ -489,8 +507,43 @@ def game_options(game: Game) -> object:
 
 
 def _refusal_rule(ref: LocalEngine, event: Mapping[str, Any]) -> str | None:
-    refused = ref.probe(event)
+    try:
+        refused = ref.probe(event)
+    except EngineError:  # a value the game cannot read: malformed, not a rule question
+        return None
     return None if refused is None else refused.rule
+
+
+def near_misses(
+    ref: LocalEngine, pool: Pool, rng: random.Random, count: int
+) -> list[dict[str, Any]]:
+    """Up to ``count`` events made from the legal events here, each with one field changed
+    to another value seen for it (``pool``) or an odd one (oracle/probes.py), as wire
+    events; seeded by ``rng``. Some may still be legal: the caller probes them."""
+    game, _ = ref.internals()
+    legal = [structure_event(game, raw) for raw in ref.legal()]
+    if not legal:
+        return []
+    out: list[dict[str, Any]] = []
+    for _ in range(count):
+        event = rng.choice(legal)
+        fields = [f.name for f in attrs.fields(type(event))]
+        if not fields:
+            continue
+        name = rng.choice(fields)
+        # Values seen for a field of this name in any event (metal, sold, may be bought).
+        seen = [v for (_, field), vs in pool.items() if field == name for v in vs]
+        values = [v for v in dict.fromkeys(seen) if v != getattr(event, name)]
+        values += odd_values(typing.get_type_hints(type(event))[name])
+        try:
+            changed = attrs.evolve(event, **{name: rng.choice(values)}) if values else None
+        except (TypeError, ValueError):
+            continue
+        if changed is not None:
+            record = unstructure_event(changed)
+            if record not in out:
+                out.append(record)
+    return out
 
 
 class Favouring:

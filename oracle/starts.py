@@ -47,6 +47,8 @@ class Start:
     steps: tuple[dict[str, Any], ...] = ()
     rules: tuple[str, ...] = ()
     """The rules the start is about (a scenario's citations)."""
+    refused_by: tuple[str, ...] = ()
+    """The rules one of its steps is refused by (a scenario's ``expect.illegal``)."""
 
 
 def scenario_start(path: Path, game: str, run_options: Mapping[str, Any]) -> Start | None:
@@ -67,6 +69,7 @@ def scenario_start(path: Path, game: str, run_options: Mapping[str, Any]) -> Sta
         state=dict(sc.given.state),
         steps=sc.steps,
         rules=sc.rules,
+        refused_by=sc.expect.illegal.rules() if sc.expect.illegal is not None else (),
     )
 
 
