@@ -461,6 +461,9 @@ def conform(
         float | None,
         typer.Option(help="Fail when less than this share of the rules (%) is exercised."),
     ] = None,
+    reach: Annotated[
+        bool, typer.Option(help="Also play from rare ends and scenario positions.")
+    ] = True,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
@@ -483,6 +486,7 @@ def conform(
             save,
             _usage,
             min_coverage=min_coverage,
+            reach=reach,
         )
     )
 

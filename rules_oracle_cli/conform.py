@@ -42,6 +42,7 @@ def run_conform(
     save: Path | None,
     usage: Callable[[str], NoReturn],
     min_coverage: float | None = None,
+    reach: bool = True,
 ) -> int:
     """Run conform; the exit code (0 passed, 1 failed). Usage errors go through ``usage``."""
     try:
@@ -78,6 +79,7 @@ def run_conform(
         scenarios_dir=scenarios_dir,
         shrink_seconds=shrink_seconds,
         min_coverage=min_coverage,
+        reach=reach,
     )
     try:
         report = Conformance(settings).run()
