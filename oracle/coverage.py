@@ -243,7 +243,7 @@ class Tracker:
             copy.apply(state, event)
         except RuleViolation:
             return ()
-        noted = [_rule_of(mark) for mark in self.recorder.marks]
+        noted = [mark.rule_id for mark in self.recorder.marks]
         event_rule = getattr(game, "event_rule", None)
         if callable(event_rule):
             noted.append(event_rule(event))
@@ -254,13 +254,7 @@ class Tracker:
         copy = self.recording(game)
         self.recorder.marks.clear()
         copy.new_game(players)
-        return tuple(dict.fromkeys(_rule_of(mark) for mark in self.recorder.marks))
-
-
-def _rule_of(mark: Any) -> str:
-    """The rule id of a recorder's mark (a ``Mark``, or a ``(rule_id, state)`` pair)."""
-    rule = getattr(mark, "rule_id", None)
-    return str(rule if rule is not None else mark[0])
+        return tuple(dict.fromkeys(mark.rule_id for mark in self.recorder.marks))
 
 
 # --- the hooks conform calls ----------------------------------------------------------------
