@@ -23,8 +23,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from oracle.coverage import PROBE_CHANCE as START_PROBE_CHANCE
-from oracle.coverage import Coverage, Favouring, start_scenario_text
+from oracle.coverage import Coverage
 from oracle.findings import Finding, Report, Settings
 from oracle.formats.converter import json_equal
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
@@ -32,6 +31,8 @@ from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
+from oracle.reach import PROBE_CHANCE as START_PROBE_CHANCE
+from oracle.reach import Favouring, Reach, start_scenario_text
 from oracle.refengine import LocalEngine
 from oracle.reproduce import log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
@@ -66,6 +67,7 @@ class Conformance:
         self.soft_seen: set[tuple[str | None, str | None]] = set()
         self._case = "session"
         self.coverage = Coverage(settings, self.games)  # rule coverage (oracle/coverage.py)
+        self.reach = Reach(settings, self.games, self.coverage)  # oracle/reach.py
 
     # --- the session -------------------------------------------------------------------
 
@@ -115,7 +117,7 @@ class Conformance:
                 self.playout_game(k)  # the probes are sent along the play-outs
         if "scenarios" in s.parts and self.ensure_running():
             self.run_scenarios()
-        self.coverage.reach(self)  # play-outs from rare ends and scenario positions
+        self.reach.run(self)  # play-outs from rare ends and scenario positions
         if "engine" in s.parts and "next" in self.remote.capabilities:
             for k in range(s.games):
                 if self.ensure_running():
@@ -291,7 +293,7 @@ class Conformance:
         finally:
             self.process.settle()
 
-    # --- deliberate play-outs from other positions (oracle/coverage.py chooses them) -------
+    # --- deliberate play-outs from other positions (oracle/reach.py chooses them) ---------
 
     @property
     def capabilities(self) -> frozenset[str]:
@@ -342,7 +344,7 @@ class Conformance:
                 if with_probes:
                     ref.remember_fields(pool)
                     if probe_rng.random() < START_PROBE_CHANCE:
-                        for event in self.coverage.probes_here(ref, pool, probe_rng):
+                        for event in self.reach.probes_here(ref, pool, probe_rng):
                             game.send_probe(event)
                 chosen = chooser(ref, len(game.events))
                 if chosen is None:

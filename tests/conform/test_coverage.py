@@ -20,10 +20,11 @@ import xmlschema
 from typer.testing import CliRunner
 
 from oracle.conform import Conformance
-from oracle.coverage import load_coverage_file, near_misses
+from oracle.coverage import load_coverage_file
 from oracle.findings import Report, Settings
 from oracle.formats.converter import structure_event
 from oracle.probes import new_pool, remember
+from oracle.reach import near_misses
 from oracle.refengine import LocalEngine
 from reference.registry import game_names, make_game
 from rules_oracle_cli.cli import app

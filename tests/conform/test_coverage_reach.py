@@ -17,9 +17,10 @@ import attrs
 import pytest
 
 from oracle.conform import Conformance
-from oracle.coverage import Coverage, Favouring
+from oracle.coverage import Coverage
 from oracle.findings import Settings
 from oracle.games import GameCache
+from oracle.reach import Favouring
 from oracle.refengine import LocalEngine
 from oracle.starts import RARE_END, rare_ends
 from reference.registry import game_names, make_game
