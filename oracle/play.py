@@ -84,6 +84,6 @@ def play_lines(
             raise EngineInvariantError([f"no end after {MAX_EVENTS} events"])
         record = unstructure_event(event)
         record["state"] = full_claims(state) if full else claims(state, event)
-        yield json.dumps(record)
+        yield json.dumps(record, allow_nan=False)
     result = game.result(state)
     yield json.dumps({"result": {"scores": result.scores, "winners": list(result.winners)}})

@@ -451,7 +451,7 @@ class EngineProcess:
 
 def encode_request(message: Mapping[str, Any]) -> bytes:
     """One request as a line of JSON."""
-    return json.dumps(message).encode() + b"\n"
+    return json.dumps(message, allow_nan=False).encode() + b"\n"
 
 
 def _clip(line: Any, size: int = 120) -> str:

@@ -256,12 +256,14 @@ def json_report_chunks(
     """The text of ``json.dumps({**head, key: [items...], **tail()}, indent=1)``, made item
     by item (a corpus's report is never held whole; the tail, e.g. the summary, is asked for
     once every item is out)."""
-    opening = json.dumps({**(head or {}), key: []}, indent=1)
+    opening = json.dumps({**(head or {}), key: []}, indent=1, allow_nan=False)
     yield opening.removesuffix("[]\n}") + "["
     first = True
     for item in items:
-        yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1).replace("\n", "\n  ")
+        yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1, allow_nan=False).replace(
+            "\n", "\n  "
+        )
         first = False
     yield "]" if first else "\n ]"
     rest = tail()
-    yield ",\n" + json.dumps(rest, indent=1)[2:] if rest else "\n}"
+    yield ",\n" + json.dumps(rest, indent=1, allow_nan=False)[2:] if rest else "\n}"

@@ -32,10 +32,12 @@ def log_text(settings: Settings, finding: Finding) -> str:
         records.append(dict(finding.probe or {}))
     if finding.kind == "refused_legal" and finding.probe is not None:
         records.append(dict(finding.probe))
-    lines += [json.dumps(r) for r in records]
+    lines += [json.dumps(r, allow_nan=False) for r in records]
     if finding.kind == "result" and isinstance(finding.theirs, list):
         scores, winners = finding.theirs
-        lines.append(json.dumps({"result": {"scores": scores, "winners": winners}}))
+        lines.append(
+            json.dumps({"result": {"scores": scores, "winners": winners}}, allow_nan=False)
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -347,7 +347,13 @@ class _Run:
                 except MalformedEvent as exc:
                     raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
                 is_listed = canonical(event) in listed
-                applies = self.engine.probe(event) is None
+                try:
+                    applies = self.engine.probe(event) is None
+                except EngineError as exc:  # it names what the game does not have
+                    if self.engine.reference:
+                        where = f"expect.legal.{which}[{i}]"
+                        raise _Outcome("error", f"{where}: {exc.message}") from exc
+                    applies = False  # the engine under test refused it with an error
                 if which == "includes" and not (is_listed and applies):
                     how = "is not listed" if applies else "breaks a rule"
                     wrong.append(f"legal.includes: {_shown(raw)} {how} here")

@@ -64,8 +64,9 @@ class Session:
             return {"ok": False, "error": exc.message}
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        if request.get("protocol") != PROTOCOL_VERSION:
-            raise EngineError(f"protocol {request.get('protocol')!r} unknown (known: 1)")
+        protocol = request.get("protocol")
+        if type(protocol) is not int or protocol != PROTOCOL_VERSION:  # not true, not 1.0
+            raise EngineError(f"protocol {json.dumps(protocol)} unknown (known: 1)")
         return {
             "ok": True,
             "name": NAME,
@@ -110,7 +111,7 @@ class Session:
                 return '{"ok": true, "events": ' + self.engine.legal_json() + "}"
         except EngineError:
             pass  # no game yet: the ordinary answer says so
-        return json.dumps(self.handle(request))
+        return json.dumps(self.handle(request), allow_nan=False)
 
     def result(self, request: dict[str, Any]) -> dict[str, Any]:
         scores, winners = self.engine.result()

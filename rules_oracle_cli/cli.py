@@ -207,8 +207,12 @@ def validate(
         _report_verdicts(_paged(progress(verdicts, "logs"), pages, strict), report)
     except BadCorpus as exc:
         _usage(str(exc))
-    # 3: our bug (an internal-error verdict, or one the report could not render); 1: failed
-    raise typer.Exit(report.exit_code())
+    # 3: our bug (an internal-error verdict, or one the report could not render); 2: a page
+    # could not be written (said on stderr); 1: failed
+    code = report.exit_code()
+    if pages is not None and pages.unwritten and code < EXIT_USAGE:
+        code = EXIT_USAGE
+    raise typer.Exit(code)
 
 
 class _ReplayPages:
@@ -222,6 +226,8 @@ class _ReplayPages:
         except OSError as exc:
             _usage(f"cannot make {folder}: {exc.strerror or exc}")
         self.folder, self.pages, self.names = folder, ReplayPages(profile, options), set[str]()
+        self.unwritten = 0
+        """Pages that could not be written: said on stderr at once, the run goes on."""
 
     def write(self, log: Path) -> None:
         name, n = log.stem, 1
@@ -229,7 +235,12 @@ class _ReplayPages:
             n += 1
             name = f"{log.stem}-{n}"
         self.names.add(name)
-        _write_page(self.pages.log_page(log)[0], self.folder / f"{name}.html")
+        output = self.folder / f"{name}.html"
+        try:
+            output.write_text(self.pages.log_page(log)[0], encoding="utf-8")
+        except OSError as exc:  # this page is lost, never the other logs' verdicts
+            self.unwritten += 1
+            typer.echo(f"rules-oracle: cannot write {output}: {exc.strerror or exc}", err=True)
 
 
 def _write_page(page: str, output: Path) -> None:
@@ -407,7 +418,7 @@ def coverage(
     if fmt is PlainFormat.json:
         import json
 
-        typer.echo(json.dumps(report, indent=1))
+        typer.echo(json.dumps(report, indent=1, allow_nan=False))
         raise typer.Exit(EXIT_OK)
     for name, rows in report.items():
         covered = sum(bool(s) for s in rows.values())

@@ -89,7 +89,7 @@ def run_conform(
         except OSError as exc:
             usage(f"cannot write {write_baseline}: {exc.strerror or exc}")
     if fmt == "json":
-        typer.echo(json.dumps(report_json(report), indent=1))
+        typer.echo(json.dumps(report_json(report), indent=1, allow_nan=False))
     elif fmt == "junit":
         typer.echo(report_junit(report))
     else:

@@ -13,6 +13,7 @@ A *state* is an immutable attrs instance; the game never mutates it.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -170,13 +171,19 @@ def check_actor(
         raise RuleViolation(rule_id, f"{actor} is to act, not {player}")
 
 
+_NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
+"""What a player name is made of: the log and protocol schemas' ``^[A-Za-z0-9_-]+$``."""
+
+
 def player_names_ok(players: Sequence[str], low: int, high: int) -> str | None:
-    """Why a list of player names is unusable, or None. Names are unique non-empty words."""
+    """Why a list of player names is unusable, or None. Names are unique non-empty words
+    of ASCII letters, digits, '-' and '_' (as the schemas say: a Unicode letter such as
+    'é' is refused, so a valid log always fits log.schema.json)."""
     if not low <= len(players) <= high:
         return f"{len(players)} players; this game takes {low} to {high}"
     if len(set(players)) != len(players):
         return "player names must be unique"
     for name in players:
-        if not name or not name.replace("_", "").replace("-", "").isalnum() or name == CHANCE:
-            return f"bad player name {name!r}: use letters, digits, '-' or '_' (not 'chance')"
+        if not name or not _NAME_CHARACTERS.issuperset(name) or name == CHANCE:
+            return f"bad player name {name!r}: use ASCII letters, digits, '-' or '_' (not 'chance')"
     return None

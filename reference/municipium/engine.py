@@ -159,6 +159,10 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         return invariant_failures(self.tables, state, memo)
 
     def position_failures(self, state: State) -> list[str]:
-        """Why a hand-written position could not arise in play: the invariants, and every
-        field refilled while its supply lasts (see invariants.field_refill_failures)."""
-        return invariant_failures(self.tables, state) + field_refill_failures(self.tables, state)
+        """Why a hand-written position could not arise in play: a map that does not name
+        every institution or citizen kind (checked first: the rules and the invariants look
+        them up), then the invariants, and every field refilled while its supply lasts (see
+        invariants.field_refill_failures)."""
+        return invariants.shape_failures(self.tables, state) or (
+            invariant_failures(self.tables, state) + field_refill_failures(self.tables, state)
+        )

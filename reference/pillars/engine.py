@@ -17,7 +17,12 @@ from reference.core.trace import Recorder
 from reference.pillars import events as ev
 from reference.pillars import legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
-from reference.pillars.invariants import InvariantChecker, invariant_failures, unknown_cards
+from reference.pillars.invariants import (
+    InvariantChecker,
+    invariant_failures,
+    unknown_cards,
+    unknown_players,
+)
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
 from reference.pillars.tables import read_tables
@@ -154,5 +159,10 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
 
     def position_failures(self, state: State) -> list[str]:
         """Why a hand-written position could not arise in play: a card id that names no
-        card (checked first: the invariants look cards up), then the invariants."""
-        return unknown_cards(self.tables, state) or invariant_failures(self.tables, state)
+        card or a name that is no player (checked first: the rules and the invariants look
+        them up), then the invariants."""
+        return (
+            unknown_cards(self.tables, state)
+            or unknown_players(state)
+            or invariant_failures(self.tables, state)
+        )

@@ -220,6 +220,27 @@ def builder_failures(state: State) -> list[str]:
     return bad
 
 
+def unknown_players(state: State) -> list[str]:
+    """Names in ``state`` that are no player of the game (the seats). Play never writes one;
+    a hand-written position can, and the rules look each name up, so a position is checked
+    with this before it is played from."""
+    seats = set(state.seats)
+    named: list[tuple[str, str]] = [("players", name) for name in state.players]
+    named += [("start_player", state.start_player)]
+    named += [("queue", name) for name in state.queue]
+    named += [("bag", name) for name in state.bag]
+    named += [("passed_builders", name) for name in state.passed_builders]
+    named += [(f"spaces.{space}", name) for space, name in state.spaces.items()]
+    if state.drawn is not None:
+        named.append(("drawn", state.drawn))
+    bad = [
+        f"{where} names {name!r}, who is not playing" for where, name in named if name not in seats
+    ]
+    if set(state.players) != seats:
+        bad.append(f"players holds {sorted(state.players)}, the seats {list(state.seats)}")
+    return bad
+
+
 def unknown_cards(ctx: Ctx, state: State) -> list[str]:
     """Card ids in ``state`` that name no card of the tables in force. Play never makes one
     (each card comes from a table); a hand-written position (a scenario's given.state)
