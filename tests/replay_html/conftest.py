@@ -12,17 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from replay_html_fixture import CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="session")
