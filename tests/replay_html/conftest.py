@@ -15,6 +15,10 @@ import pytest
 from replay_html_fixture import CHROMIUM_ARGS
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long test (it still runs in CI)")
+
+
 @pytest.fixture(scope="session")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A browser context with a fresh profile folder (one per test session)."""

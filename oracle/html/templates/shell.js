@@ -98,7 +98,7 @@ function statusLine(items) {
 // A legend: [symbol (SVG inner, drawn in a 22x18 box), words] pairs.
 function legend(items) {
   return el("div", {class: "legend"}, items.map(([symbol, words]) =>
-    el("span", {class: "legend-item"}, svg(22, 18, symbol) + esc(words))).join(""));
+    el("span", {class: "legend-item"}, svg(22, 18, symbol) + el("span", {class: "legend-words"}, esc(words)))).join(""));
 }
 
 // A CSS selector for an attribute equal to a value from a log (escaped: any text is safe).
