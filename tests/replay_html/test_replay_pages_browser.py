@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from replay_html_browse import box, encloses, open_log, position, press
-from replay_html_fixture import GAMES, RULES, example, failing_line, kinds, write_failing_logs
+from replay_html_browse import box, encloses, open_log, open_page, position, press
+from replay_html_fixture import GAMES, ROOT, RULES, example, failing_line, kinds, write_failing_logs
 
 from oracle.formats.converter import structure_event
 from oracle.formats.log import parse_header, read_lines
 from oracle.games import GameCache
+from oracle.html import scenario_page
 from reference.core import paths
 from reference.core.game import step
 
@@ -186,3 +187,31 @@ def test_a_valid_page_shows_the_result_and_its_anchor_opens_it(page: Any, tmp_pa
     page.goto(log_uri(tmp_path, log) + "#result")
     assert position(page).startswith("result ")
     assert page.locator("#events li.current").inner_text().startswith("result:")
+
+
+def test_a_failing_scenario_opens_at_its_step_with_the_verdict_in_sight(
+    page: Any, tmp_path: Path
+) -> None:
+    # PIL-ADV-08's step 1 (a plays Francis, whom a does not hold) breaks PIL-ADV-08; the
+    # scenario made to expect PIL-ADV-09 there fails at that step.
+    name = "PIL-ADV-08-tax-exemption-is-a-held-card.yaml"
+    text = (ROOT / "scenarios" / "pillars" / name).read_text(encoding="utf-8")
+    text = text.replace("    rule: PIL-ADV-08", "    rule: PIL-ADV-09")
+    html, result = scenario_page_of(
+        tmp_path, text.replace("- PIL-ADV-08\n", "- PIL-ADV-08\n- PIL-ADV-09\n", 1)
+    )
+    assert result.status == "fail"
+    open_page(page, html, tmp_path, "scenario")
+    assert position(page).startswith("step 1 ")
+    assert page.evaluate("window.scrollY") == 0
+    viewport = {"left": 0, "top": 0, "right": 1280, "bottom": 900}
+    assert encloses(viewport, box(page, "#verdict .verdict-head"))
+    assert page.locator("#here .here-targets.tried").inner_text() == (
+        "tried: card francis (not on the board)"
+    )
+
+
+def scenario_page_of(folder: Path, text: str) -> tuple[str, Any]:
+    scenario = folder / "scenario.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    return scenario_page(scenario, GameCache())

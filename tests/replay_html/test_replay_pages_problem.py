@@ -212,3 +212,14 @@ def test_every_palmyra_tile_has_a_tooltip_and_the_board_its_coordinates(
     for tile in tiles:
         x, y = tile["cell"].split(",")
         assert x in coords and y in coords
+
+
+@pytest.mark.parametrize("kind, steps", [("illegal", 1), ("illegal_late", 2)])
+def test_a_municipium_walk_is_drawn_step_by_step(
+    page: Any, kind: str, steps: int, tmp_path: Path
+) -> None:
+    # tavern -> forum (one step), emporium -> baths -> forum (two): where no road runs too.
+    open_log(page, write_failing_logs(tmp_path, "municipium")[kind], tmp_path)
+    assert page.locator("#board .walk line").count() == steps
+    press(page, "Home")  # the setup: no event, no walk
+    assert page.locator("#board .walk").count() == 0

@@ -13,8 +13,18 @@ function citizen(x, y, kind, attrs, title) {
     label(x, y + 3, (kind || "?").charAt(0).toUpperCase(), {"font-size": 8, fill: "#fff", "font-weight": "bold"}));
 }
 
+// The institutions a move walks through, in order (a member's path, a relocation, a pull
+// to the tavern), as the event names them.
+function walk(e) {
+  if (!e || typeof e !== "object") return [];
+  if (e.type === "move_member" && Array.isArray(e.path)) return e.path;
+  if (e.type === "relocate_member") return [e.origin, e.destination];
+  if (e.type === "tavern_pull") return [e.origin, "tavern"];
+  return [];
+}
+
 GAMES.municipium = {
-  draw: function (st, L) {
+  draw: function (st, L, events) {
     const seats = Object.keys(st.players);
     const size = 590, c = size / 2, radius = 212, boxW = 140, boxH = 108;
     const place = {};
@@ -27,6 +37,26 @@ GAMES.municipium = {
       out += el("line", {x1: place[a][0], y1: place[a][1], x2: place[b][0], y2: place[b][1], stroke: "#c8b48a",
         "stroke-width": 8, class: "road"}, tip("road: " + a + " - " + b));
     }
+    const walked = walk((events || [])[0]);
+    const drawWalk = () => {
+      if (walked.length < 2 || !walked.every((name) => isText(name) && place[name])) return "";
+      // Each step from the edge of one institution's box to the edge of the next one's.
+      const edge = ([x, y], [tx, ty]) => {
+        const dx = tx - x, dy = ty - y;
+        const t = Math.min(dx ? (boxW / 2 + 4) / Math.abs(dx) : Infinity, dy ? (boxH / 2 + 4) / Math.abs(dy) : Infinity);
+        return [x + dx * t, y + dy * t];
+      };
+      let steps = "";
+      for (let i = 1; i < walked.length; i++) {
+        const a = place[walked[i - 1]], b = place[walked[i]];
+        const [x1, y1] = edge(a, b), [x2, y2] = edge(b, a);
+        steps += el("line", {x1: x1, y1: y1, x2: x2, y2: y2, stroke: "#222", "stroke-width": 3, "stroke-dasharray": "7 4",
+          "marker-end": "url(#walk-arrow)"});
+      }
+      return el("defs", {}, el("marker", {id: "walk-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5,
+        markerHeight: 5, orient: "auto"}, el("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#222"}))) +
+        el("g", {class: "walk"}, tip("walks " + walked.join(" \u2192 ")) + steps);
+    };
     for (const inst of L.institutions) {
       const [x0, y0] = place[inst.name], x = x0 - boxW / 2, y = y0 - boxH / 2, here = st.institutions[inst.name];
       const where = {"data-institution": inst.name};
@@ -69,6 +99,7 @@ GAMES.municipium = {
             "stroke-width": 2}) + label(x + boxW - 19, y + boxH - 11, "P", {"font-size": 10, "font-weight": "bold"}));
       }
     }
+    out += drawWalk();
     const status = statusLine([
       ["round", "round " + st.round], ["phase", "phase " + st.phase], st.current ? ["current", "to act: " + st.current] : null,
       ["favour_supply", "favours left " + st.favour_supply], ["wreath_supply", "wreaths left " + st.wreath_supply],
@@ -90,6 +121,8 @@ GAMES.municipium = {
       [el("circle", {cx: 11, cy: 9, r: 7, fill: "none", stroke: "#000", "stroke-dasharray": "2 1"}), "citizen field"],
       [el("circle", {cx: 11, cy: 9, r: 7, fill: "#f5d76e", stroke: "#8a6d1e"}), "favour"],
       [el("rect", {x: 3, y: 1, width: 16, height: 16, rx: 3, fill: "#fff", stroke: "#000", "stroke-width": 2}), "prefect"],
+      [el("line", {x1: 2, y1: 9, x2: 20, y2: 9, stroke: "#222", "stroke-width": 3, "stroke-dasharray": "5 3"}),
+        "the event's walk"],
     ]);
     return {board: svg(size, size, out), players: status + players, legend: key};
   },

@@ -83,11 +83,11 @@ GAMES.pillars = {
     out += label(pad, y + 28, "(Phase I)", {"text-anchor": "start", "font-size": 9, fill: "#665"});
     if (!shown.length) out += label(pad + 70, y + 24, "none on display", {"text-anchor": "start", fill: "#665"});
     shown.forEach(([id, kind, aside], i) => {
-      const cx = pad + 70 + (i % perRow) * (cw + 6), cy = y + Math.floor(i / perRow) * (ch + 14);
+      const cx = pad + 70 + (i % perRow) * (cw + 6), cy = y + 6 + Math.floor(i / perRow) * (ch + 24);
       out += pillarsCard(L, kind, id, cx, cy, cw, ch, aside ? {class: "card set-aside", opacity: 0.45} : {class: "card on-display"});
-      if (aside) out += label(cx + cw / 2, cy + ch + 10, "set aside", {"font-size": 9, fill: "#665"});
+      if (aside) out += label(cx + cw / 2, cy + ch + 11, "set aside", {"font-size": 9, fill: "#665"});
     });
-    y += Math.max(1, Math.ceil(shown.length / perRow)) * (ch + 14) + 6;
+    y += Math.max(1, Math.ceil(shown.length / perRow)) * (ch + 24) + 4;
     // The round's event and tax.
     out += label(pad, y + 24, "event", {"text-anchor": "start", "font-weight": "bold"});
     if (st.event) out += pillarsCard(L, "event", st.event, pad + 70, y, cw + 20, ch, {"data-path": "event"});
