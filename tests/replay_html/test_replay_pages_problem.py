@@ -223,3 +223,22 @@ def test_a_municipium_walk_is_drawn_step_by_step(
     assert page.locator("#board .walk line").count() == steps
     press(page, "Home")  # the setup: no event, no walk
     assert page.locator("#board .walk").count() == 0
+
+
+def test_a_divergent_result_is_marked_on_the_result_frame(page: Any, tmp_path: Path) -> None:
+    # The example's result line claims red 13 and blue 26 (the reference agrees: the example
+    # is valid); a log claiming 14 for red diverges there, at the final position.
+    lines = example("pillars").read_text(encoding="utf-8").splitlines()
+    assert lines[-1].startswith('{"result": {"scores": {"red": 13,')
+    lines[-1] = lines[-1].replace('"red": 13', '"red": 14')
+    log = tmp_path / "result.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    verdict = open_log(page, log, tmp_path)
+    assert verdict.kind == "divergent" and verdict.line == len(lines)
+    assert position(page).startswith("result ")
+    scores = page.locator('#here span[data-path="result.scores"]')
+    assert "divergent" in (scores.get_attribute("class") or "").split()
+    assert scores.inner_text() == "scores: red 13, blue 26"
+    badge = page.locator('#here span[data-path="result.scores"] + .claimed')
+    assert badge.inner_text() == 'claimed {"red":14,"blue":26}'
+    assert "final reference position" in page.locator("#here .here-note").inner_text()

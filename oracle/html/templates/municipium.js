@@ -39,7 +39,8 @@ GAMES.municipium = {
     }
     const walked = walk((events || [])[0]);
     const drawWalk = () => {
-      if (walked.length < 2 || !walked.every((name) => isText(name) && place[name])) return "";
+      const known = (name) => isText(name) && Object.prototype.hasOwnProperty.call(place, name);
+      if (walked.length < 2 || !walked.every(known)) return "";
       // Each step from the edge of one institution's box to the edge of the next one's.
       const edge = ([x, y], [tx, ty]) => {
         const dx = tx - x, dy = ty - y;
@@ -48,14 +49,15 @@ GAMES.municipium = {
       };
       let steps = "";
       for (let i = 1; i < walked.length; i++) {
+        if (walked[i - 1] === walked[i]) continue;
         const a = place[walked[i - 1]], b = place[walked[i]];
         const [x1, y1] = edge(a, b), [x2, y2] = edge(b, a);
-        steps += el("line", {x1: x1, y1: y1, x2: x2, y2: y2, stroke: "#222", "stroke-width": 3, "stroke-dasharray": "7 4",
-          "marker-end": "url(#walk-arrow)"});
+        const angle = Math.atan2(y2 - y1, x2 - x1), head = (turn) => [x2 - 11 * Math.cos(angle + turn),
+          y2 - 11 * Math.sin(angle + turn)].join(",");
+        steps += el("line", {x1: x1, y1: y1, x2: x2, y2: y2, stroke: "#222", "stroke-width": 3, "stroke-dasharray": "7 4"});
+        steps += el("polygon", {points: [head(0.45), x2 + "," + y2, head(-0.45)].join(" "), fill: "#222"});
       }
-      return el("defs", {}, el("marker", {id: "walk-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5,
-        markerHeight: 5, orient: "auto"}, el("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#222"}))) +
-        el("g", {class: "walk"}, tip("walks " + walked.join(" \u2192 ")) + steps);
+      return el("g", {class: "walk"}, tip("walks " + walked.join(" \u2192 ")) + steps);
     };
     for (const inst of L.institutions) {
       const [x0, y0] = place[inst.name], x = x0 - boxW / 2, y = y0 - boxH / 2, here = st.institutions[inst.name];
