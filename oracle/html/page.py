@@ -119,9 +119,10 @@ def log_page(path: Path, games: GameCache) -> tuple[str, Verdict]:
     data = _verdict_data(verdict)
     final = seen[-1][1]
     if game.is_over(final):
-        result = game.result(final)
-        data["result"] = {"scores": result.scores, "winners": list(result.winners)}
         frames = _with_result(verdict, frames, lines)
+        if frames[-1].title == RESULT_TITLE:
+            result = game.result(final)
+            data["result"] = {"scores": result.scores, "winners": list(result.winners)}
     frames = _mark_log_failure(verdict, frames, lines)
     if verdict.fails():
         last_line = frames[-1].line or 0
@@ -181,14 +182,18 @@ def _verdict_data(verdict: Verdict) -> dict[str, Any]:
             data["placeholders_in_force"] = ", ".join(verdict.placeholders)
     for divergence in data["divergences"]:
         divergence["trail"] = [_trail_step(cause) for cause in divergence["causes"]]
-    data["legal_words"] = [event_words(event) for event in verdict.legal]
+    data["legal_words"] = [_event_words(event) for event in verdict.legal]
     return data
 
 
-def event_words(event: dict[str, Any]) -> str:
-    """An event in one short line, as the page's event list shows it:
-    ``red take_resource_card card="gravel_small"`` (values as JSON)."""
-    rest = " ".join(f"{k}={_shown(v)}" for k, v in event.items() if k not in ("type", "player"))
+def _event_words(event: dict[str, Any]) -> str:
+    """An event in one short line, as the page's event list shows it (start.js):
+    ``red take_resource_card card="gravel_small"`` (values as compact JSON)."""
+    rest = " ".join(
+        f"{k}={json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
+        for k, v in event.items()
+        if k not in ("type", "player")
+    )
     parts = [event.get("player"), event.get("type"), rest]
     return " ".join(str(part) for part in parts if part not in (None, ""))
 
