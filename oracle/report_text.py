@@ -105,7 +105,7 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
             lines.append(f"    <- {', '.join(d.causes)}")
     if (v.placeholders or v.placeholder_rules) and v.kind != "malformed":
         if v.kind == "illegal":
-            lines.append("  this verdict rests on unconfirmed values: " + _basis_text(v))
+            lines.append("  this verdict rests on unconfirmed values: " + basis_text(v))
         elif not placeholders_noted:
             lines.append(
                 "  placeholder data in force (unconfirmed values; replace with --profile): "
@@ -114,13 +114,14 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
     return "\n".join(lines + _teaching_lines(v))
 
 
-_STATUS_WORDS = {
+STATUS_WORDS = {
     "rulebook": "the rulebook says so",
     "seed": "from the seed documents",
     "secondary": "from a secondary source, not the rulebook",
     "ruling": "our ruling, where the sources are silent",
     "placeholder": "a placeholder nobody has confirmed",
 }
+"""What each rule status means, in words (reports and replay pages)."""
 
 
 def _teaching_lines(v: Verdict) -> list[str]:
@@ -128,7 +129,7 @@ def _teaching_lines(v: Verdict) -> list[str]:
     and the events that were legal there."""
     lines = []
     if v.rule_status:
-        lines.append(f"  rule status: {v.rule_status} ({_STATUS_WORDS.get(v.rule_status, '?')})")
+        lines.append(f"  rule status: {v.rule_status} ({STATUS_WORDS.get(v.rule_status, '?')})")
     if v.legal_under:
         setting = ", ".join(f"{k}={json.dumps(value)}" for k, value in v.legal_under.items())
         lines.append(f"  legal with option {setting} (checked by replaying the log with it)")
@@ -144,7 +145,7 @@ def _teaching_lines(v: Verdict) -> list[str]:
     return lines
 
 
-def _basis_text(item: Verdict | ScenarioResult) -> str:
+def basis_text(item: Verdict | ScenarioResult) -> str:
     """The unconfirmed rules and data values a verdict or result rests on, in words."""
     rules = [f"rule {rule_id} is a placeholder" for rule_id in item.placeholder_rules]
     return "; ".join(rules + [f"data {key} is a placeholder" for key in item.placeholders])
@@ -163,7 +164,7 @@ def scenario_text(r: ScenarioResult) -> str:
     if r.reason:
         text += f": {r.reason}"
     if r.status == "pass" and (r.placeholders or r.placeholder_rules):
-        text += f" [rests on placeholders: {_basis_text(r)}]"
+        text += f" [rests on placeholders: {basis_text(r)}]"
     return text_safe(text)
 
 
