@@ -206,3 +206,35 @@ def test_our_serve_passes_the_bundled_suite(game: str) -> None:
     spots = oracle.conform_perft.SPOTS_PER_PLAYOUT
     assert report.counts.perft_positions == len(suite.entries) + spots
     assert report.capabilities == ("legal", "next", "perft", "set_state", "state")
+
+
+def test_a_finding_below_a_given_state_keeps_the_state_and_the_way_down(tmp_path: Path) -> None:
+    """A scenario of a position built with values set by path and events after them: the
+    events go to ``steps``; it passes on our engine."""
+    from oracle.conform_perft import _scenario
+    from oracle.perft import Spot
+
+    market = {
+        "phase": "actions",
+        "stage": "market",
+        "queue": ["a", "b"],
+        "spaces": {
+            "market_1": "a",
+            "market_2": "b",
+            "priory_1": "a",
+            "priory_2": "b",
+            "kings_court_1": "a",
+            "kings_court_2": "b",
+        },
+    }
+    spot = Spot("pillars", ("a", "b"), {}, (), market).then({"type": "pass_market", "player": "a"})
+    metal = {"type": "buy_resources", "player": "b", "resource": "metal", "count": 1}
+    finding = Finding("perft", "perft_extra", "metal", probe=metal, rule="PIL-MARKET-04")
+    text = _scenario(spot, finding)
+    assert text is not None
+    data = yaml.safe_load(text)
+    assert data["given"] == {"state": market} and data["steps"] == [dict(spot.after[0])]
+    assert data["expect"] == {"legal": {"excludes": [metal]}} and data["rules"] == ["PIL-MARKET-04"]
+    path = tmp_path / "state.yaml"
+    path.write_text(text)
+    assert scenario_status(path, None) == "pass"

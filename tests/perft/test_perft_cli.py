@@ -66,6 +66,23 @@ def test_a_position_file_with_events_and_values_set(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["position"] == str(position)
 
 
+def test_a_position_file_with_a_given_state(tmp_path: Path) -> None:
+    # docs/api.md's market position: set by path, then counted from there
+    position = tmp_path / "market.yaml"
+    position.write_text(
+        "game: pillars\nplayers: [a, b]\ngiven:\n  state:\n    phase: actions\n"
+        "    stage: market\n    queue: [a, b]\n    spaces: {market_1: a, market_2: b,"
+        " priory_1: a, priory_2: b, kings_court_1: a, kings_court_2: b}\n"
+    )
+    code, out = perft("--position", str(position), "--depth", "1", "--divide")
+    assert code == 0
+    *rows, _, total = out.rstrip("\n").split("\n")
+    events = [json.loads(r.rsplit(" ", 1)[0]) for r in rows]
+    assert int(total) == len(events) and {e["player"] for e in events} == {"a"}
+    assert {"type": "pass_market", "player": "a"} in events
+    assert not any(e.get("resource") == "metal" and e["type"] == "buy_resources" for e in events)
+
+
 def test_a_scenario_file_counts_from_its_given() -> None:
     scenario = ROOT / "scenarios" / "pillars" / "PIL-ADV-08-tax-exemption.yaml"
     code, out = perft("--position", str(scenario), "--depth", "1", "--divide")

@@ -43,11 +43,13 @@ def test_pillars_round_preparation() -> None:
 
 def test_milestones_bonus_tiles_run_out_by_kind() -> None:
     # 5 kinds of bonus tile, 3 of each, one revealed per bush (15 bushes): up to three
-    # reveals any kind may come; the 4th reveal of a kind is impossible
+    # reveals any kind may come; the 4th reveal of a kind is impossible. So the sequences
+    # are the words over 5 letters with no letter more than 3 times
     position = rules_oracle.load("milestones").setup(["red", "blue"])
     four = 5**4 - 5  # all four the same kind
     five = 5**5 - 5 * (comb(5, 4) * 4 + 1)  # a kind four or five times
-    assert counts(position, range(1, 6)) == [5, 25, 125, four, five]
+    six = 5**6 - 5 * (comb(6, 4) * 4**2 + comb(6, 5) * 4 + 1)  # (two kinds 4+ needs 8)
+    assert counts(position, range(1, 7)) == [5, 25, 125, four, five, six]
 
 
 def test_palmyra_starting_tiles() -> None:
