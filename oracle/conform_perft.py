@@ -86,9 +86,12 @@ class _Found(Exception):
 def run_perft(run: Run) -> None:
     """The perft part of a conform run: the suite's positions, then the play-outs'."""
     caps = run.remote.capabilities
-    if "perft" not in caps and "legal" not in caps:
-        return  # nothing to count with: the report's capabilities say why
     check = _Check(run)
+    if "perft" not in caps and "legal" not in caps:
+        # nothing to count with: every position is skipped (the capabilities say why)
+        skipped = sum(1 for _ in check.suite()) + SPOTS_PER_PLAYOUT * run.settings.games
+        run.report.counts.perft_skipped += skipped
+        return
     for name, spot, counts in check.suite():
         if run.ensure_running():
             check.position(name, spot, counts)
@@ -105,6 +108,8 @@ class _Check:
         self.settings = run.settings
         self.counts = run.report.counts
         self.case = "perft"
+        self.root = 0
+        """Events played to reach the position being checked (a finding lies below it)."""
 
     # --- the positions ---------------------------------------------------------------
 
@@ -157,6 +162,7 @@ class _Check:
             return
         self.run.begin("perft", name)
         self.case = name
+        self.root = len(spot.path())
         try:
             ours = spot_position(spot, self.run.games)
         except BadPosition as exc:
@@ -264,10 +270,13 @@ class _Check:
                 raise _Found(self.finding(spot, "perft_count", message))
             differing = [(e, n) for e, n in our_rows if theirs[same_event(game, e)] != n]
             if not differing or depth <= 1:
-                message = (
-                    f"{top}; at depth {depth} after {len(way)} more events the engine counts "
-                    "every first event as ours does, yet its total differs"
+                wrong = (
+                    f"counts {_short(differing[0][0])} as "
+                    f"{theirs[same_event(game, differing[0][0])]} sequences of one event"
+                    if differing
+                    else "counts every first event as ours does, yet its total differs"
                 )
+                message = f"{top}; at depth {depth} after {len(way)} more events the engine {wrong}"
                 raise _Found(self.finding(spot, "perft_count", message))
             event, n = differing[0]
             way.append(f"{_short(event)} ours {n}, the engine's {theirs[same_event(game, event)]}")
@@ -302,7 +311,8 @@ class _Check:
         extra = [e for key, e in yours.items() if key not in mine]
         if not missing and not extra:
             return
-        where = f"after {len(spot.path())} events" + (" and a given state" if spot.state else "")
+        below = len(spot.path()) - self.root
+        where = f"{below} events below the position" if below else "at the position"
         tally = f"{len(missing)} missing, {len(extra)} extra"
         if missing:
             event = missing[0]
@@ -342,15 +352,15 @@ class _Check:
         """Visit every node to ``depth`` on both engines, comparing the legal events at
         each (the engine is at ``spot`` when called); raises _Found at the first difference."""
         self.counts.perft_positions += 1
-        self.counts.perft_sequences += self.visit(spot, ours, depth)
+        self.counts.perft_sequences += self.visit(spot, ours, depth, f"walked to depth {depth}")
 
-    def visit(self, spot: Spot, ours: Position, depth: int) -> int:
+    def visit(self, spot: Spot, ours: Position, depth: int, top: str) -> int:
         """The count at ``spot`` (the engine there), every node below compared."""
         if depth == 0:
             return 1
         our_events = [] if ours.is_over else ours.legal()
         their_events = self.remote.legal()
-        self.compare_sets(spot, ours, our_events, their_events, f"walked to depth {depth}")
+        self.compare_sets(spot, ours, our_events, their_events, top)
         if depth == 1:
             return len(our_events)
         total = 0
@@ -368,7 +378,7 @@ class _Check:
                         spot, "refused_legal", message, probe=event, their_rule=refused.rule
                     )
                 )
-            total += self.visit(spot.then(event), ours.apply(event), depth - 1)
+            total += self.visit(spot.then(event), ours.apply(event), depth - 1, top)
         return total
 
     def back_to(self, spot: Spot, ours: Position) -> None:

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -186,11 +185,6 @@ def perft(
     return PerftResult(depth, sum(per_first), shown, time.monotonic() - started)
 
 
-def counts_by_depth(position: Position, depths: Iterable[int]) -> dict[int, int]:
-    """The count at each of ``depths``."""
-    return {d: count(position, d) for d in depths}
-
-
 def deepest_within(position: Position, budget: int, most: int) -> tuple[int, int]:
     """The deepest depth (1 to ``most``) whose count is at most ``budget``, with that count;
     (0, 1) when even depth 1 is over the budget or the game is over."""
@@ -240,6 +234,8 @@ def _run(
             out.append(count_state(game, root, left))
             report(done, len(tasks))
         return out
+    from concurrent.futures import ProcessPoolExecutor  # only when shared out (slow to import)
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_count_in_worker, game.name, options, r, n) for _, r, n in tasks]
         out = []

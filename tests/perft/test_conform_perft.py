@@ -238,3 +238,15 @@ def test_a_finding_below_a_given_state_keeps_the_state_and_the_way_down(tmp_path
     path = tmp_path / "state.yaml"
     path.write_text(text)
     assert scenario_status(path, None) == "pass"
+
+
+def test_an_engine_without_perft_or_legal_has_its_positions_skipped(
+    tmp_path: Path, use_suite: Any
+) -> None:
+    use_suite(small_suite(tmp_path, "municipium", "forum", "small-bag"))
+    report = run(adapter("municipium", "--no-capabilities"), "municipium", games=1)
+    assert report.passed() and report.capabilities == ()
+    assert (report.counts.perft_positions, report.counts.perft_skipped) == (
+        0,
+        2 + oracle.conform_perft.SPOTS_PER_PLAYOUT,
+    )
