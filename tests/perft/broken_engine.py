@@ -88,7 +88,8 @@ class Broken:
         return self._real.apply(state, _alias(self._real, state, event))
 
     def apply_not_over(self, state: Any, event: Any) -> Any:
-        return self._real.apply_not_over(state, _alias(self._real, state, event))  # type: ignore[attr-defined]
+        not_over = self._real.apply_not_over  # type: ignore[attr-defined]
+        return not_over(state, _alias(self._real, state, event))
 
 
 class BrokenGames(GameCache):
@@ -101,7 +102,7 @@ class BrokenGames(GameCache):
     def get(
         self, name: str, options: Mapping[str, Any], extra: Mapping[str, Any] | None = None
     ) -> Game:
-        return Broken(super().get(name, options, extra), self.plant)  # type: ignore[return-value]
+        return Broken(super().get(name, options, extra), self.plant)
 
 
 def main() -> None:

@@ -68,31 +68,6 @@ def found(game_name: str, recipe: Recipe, limit: int = 20_000) -> tuple[list[dic
     return events, state
 
 
-# --- The Pillars of the Earth ------------------------------------------------------------
-
-
-def _pil(stage: str, last: bool | None = None, **more: Any) -> Until:
-    def until(game: Game, state: Any) -> bool:
-        rounds = game.tables.t.rounds  # type: ignore[attr-defined]
-        if state.stage != stage or state.phase == "over":
-            return False
-        if last is not None and (state.round == rounds) != last:
-            return False
-        return all(_holds(game, state, k, v) for k, v in more.items())
-
-    return until
-
-
-def _holds(game: Game, state: Any, key: str, value: Any) -> bool:
-    if key == "pending":
-        return len(game.pending(state)) >= value  # type: ignore[attr-defined]
-    if key == "chance":
-        return (game.to_act(state) == CHANCE) == value
-    if key == "legal_at_least":
-        return len(game.legal_events(state)) >= value
-    return bool(getattr(state, key) == value)
-
-
 def _when(**wanted: Any) -> Until:
     """A position whose state fields have these values (``name__len_at_most``,
     ``name__at_least`` and ``name__not`` compare; ``pending`` counts the pending players,

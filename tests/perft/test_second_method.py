@@ -68,4 +68,4 @@ def test_the_second_method_sees_an_event_apply_should_refuse() -> None:
     every = schema_events.CANDIDATES["pillars"]
     assert schema_events.count(rules, state, 1, every) == perft[1]
     broken = Broken(rules, "extra-use")
-    assert schema_events.count(broken, state, 1, every) == perft[1] + 1  # type: ignore[arg-type]
+    assert schema_events.count(broken, state, 1, every) == perft[1] + 1
