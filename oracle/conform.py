@@ -114,6 +114,10 @@ class Conformance:
             for k in range(s.games):
                 if self.ensure_running():
                     self.engine_game(k)
+        if "perft" in s.parts and self.ensure_running():
+            from oracle.conform_perft import run_perft
+
+            run_perft(self)
 
     def add(self, finding: Finding) -> None:
         """Record a finding under the current case."""

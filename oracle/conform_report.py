@@ -51,6 +51,11 @@ def summary_line(report: Report) -> str:
         f"{c.scenarios_skipped} skipped",
         f"{c.engine_games} engine games ({c.engine_events} events)",
     ]
+    if c.perft_positions or c.perft_skipped:
+        parts.append(
+            f"perft {c.perft_positions} positions ({c.perft_sequences} sequences, "
+            f"{c.perft_skipped} skipped)"
+        )
     if report.stale:
         parts.append(f"{len(report.stale)} stale baseline entries")
     parts.append(f"{report.seconds:.1f} s")

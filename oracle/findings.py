@@ -9,7 +9,9 @@ from typing import Any
 
 import attrs
 
-PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
+PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine", "perft")
+DEFAULT_PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
+"""The parts a run without ``--part`` runs (perft, the longest, only when asked for)."""
 FAULTS: frozenset[str] = frozenset({"crash", "hang", "garbage", "shape"})
 
 
@@ -24,7 +26,7 @@ class Settings:
     games: int = 4
     timeout: float = 10.0
     strict_rules: bool = False
-    parts: tuple[str, ...] = PARTS
+    parts: tuple[str, ...] = DEFAULT_PARTS
     scenarios_dir: Path | None = None
     shrink: bool = True
     shrink_seconds: float = 60.0
@@ -88,6 +90,9 @@ class Counts:
     engine_games: int = 0
     engine_events: int = 0
     shrink_runs: int = 0
+    perft_positions: int = 0
+    perft_sequences: int = 0
+    perft_skipped: int = 0
 
 
 @attrs.define

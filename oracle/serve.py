@@ -50,6 +50,7 @@ class Session:
             "result": self.result,
             "set_state": self.set_state,
             "next": self.next,
+            "perft": self.perft,
             "bye": self.bye,
         }
 
@@ -123,6 +124,21 @@ class Session:
 
     def next(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "event": self.engine.next()}
+
+    def perft(self, request: dict[str, Any]) -> dict[str, Any]:
+        depth, divide = request.get("depth"), request.get("divide", False)
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise EngineError("'depth' must be a whole number, 0 or more")
+        if not isinstance(divide, bool):
+            raise EngineError("'divide' must be true or false")
+        count, rows = self.engine.perft(depth, divide)
+        if not divide:
+            return {"ok": True, "count": count}
+        return {
+            "ok": True,
+            "count": count,
+            "divide": [{"event": event, "count": n} for event, n in rows],
+        }
 
     def bye(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True}

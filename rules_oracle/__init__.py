@@ -23,6 +23,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr__`` below)
+    from oracle.perft import PerftResult
+    from oracle.perft_files import PerftCheck
     from oracle.play import PLAYER_NAMES
     from oracle.position import Position, Rules, load
     from oracle.replay import Divergence, Verdict
@@ -48,6 +50,14 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         Malformed,
         UnknownPath,
         UsageError,
+    )
+    from rules_oracle._perft import (
+        PERFT_SUITES_DIR,
+        check_perft_suite,
+        perft,
+        perft_report,
+        perft_suite_report,
+        read_position,
     )
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
     from rules_oracle._tools import (
@@ -75,6 +85,8 @@ _HOMES = {
     "CHANCE": "reference.core.game",
     "PLAYER_NAMES": "oracle.play",
     "game_names": "reference.registry",
+    "PerftResult": "oracle.perft",
+    "PerftCheck": "oracle.perft_files",
     "Result": "reference.core.game",
     **dict.fromkeys(
         (
@@ -102,6 +114,17 @@ _HOMES = {
         "rules_oracle._errors",
     ),
     **dict.fromkeys(("Position", "Rules", "load"), "oracle.position"),
+    **dict.fromkeys(
+        (
+            "PERFT_SUITES_DIR",
+            "check_perft_suite",
+            "perft",
+            "perft_report",
+            "perft_suite_report",
+            "read_position",
+        ),
+        "rules_oracle._perft",
+    ),
     **dict.fromkeys(
         ("ValidateReport", "describe", "progress", "scenarios_report"), "rules_oracle._reports"
     ),
@@ -157,6 +180,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "CHANCE",
     "GAMES",
+    "PERFT_SUITES_DIR",
     "PLAYER_NAMES",
     "SCENARIOS_DIR",
     "SCHEMAS",
@@ -168,6 +192,8 @@ __all__ = [
     "Illegal",
     "InternalError",
     "Malformed",
+    "PerftCheck",
+    "PerftResult",
     "Position",
     "ReplayPages",
     "Result",
@@ -180,6 +206,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "check_profile",
+    "check_perft_suite",
     "citing_scenarios",
     "coverage",
     "describe",
@@ -188,9 +215,13 @@ __all__ = [
     "game_names",
     "load",
     "load_profile",
+    "perft",
+    "perft_report",
+    "perft_suite_report",
     "play_log",
     "progress",
     "read_json",
+    "read_position",
     "run_scenarios",
     "scenarios_report",
     "schema",

@@ -431,6 +431,107 @@ def coverage(
 
 
 @app.command()
+def perft(
+    game: Annotated[str | None, typer.Option(help="Game name: " + ", ".join(game_names()))] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: the fewest the game takes).")
+    ] = None,
+    position: Annotated[
+        Path | None,
+        typer.Option(help="A position file (game, players, options, given) or a scenario."),
+    ] = None,
+    depth: Annotated[int | None, typer.Option(help="Events in each sequence counted.")] = None,
+    divide: Annotated[bool, typer.Option(help="Also the count under each first event.")] = False,
+    suite: Annotated[
+        str | None,
+        typer.Option(help="Check a perft suite on our engine: a file, or a game's bundled one."),
+    ] = None,
+    options: Annotated[str | None, typer.Option(help="Game options as a JSON object.")] = None,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    jobs: Jobs = 1,
+    fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
+) -> None:
+    """Count the legal event sequences of --depth events from a position (perft), or check
+    a perft suite: every chance outcome is a branch (docs/perft.md)."""
+    from rules_oracle import (
+        PLAYER_NAMES,
+        BadOptions,
+        InternalError,
+        load,
+        perft_report,
+        read_position,
+    )
+    from rules_oracle import perft as count_sequences
+
+    if jobs < 0:
+        _usage("--jobs counts worker processes (0: every core)")
+    if suite is not None:
+        if depth is not None or position is not None or divide or game or players:
+            _usage("--suite checks a whole suite: give it alone (with --jobs, --format)")
+        _perft_suite(suite, jobs, fmt)
+    if depth is None or depth < 0:
+        _usage("--depth counts events: give a whole number, 0 or more")
+    if game is not None and game not in game_names():
+        _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
+    opts = _json_object("--options", options)
+    where = "setup"
+    try:
+        if position is not None:
+            if players is not None:
+                _usage("--position names its players: --players goes with the setup only")
+            start = read_position(position, options=opts, profile=_profile(profile))
+            if game is not None and start.rules.name != game:
+                _usage(f"--position {position} is a {start.rules.name} position, not {game}")
+            where = str(position)
+        else:
+            if game is None:
+                _usage("name the game (--game) or a position file (--position)")
+            rules = load(game, opts, _profile(profile, game))
+            count = rules.min_players if players is None else players
+            if not rules.min_players <= count <= rules.max_players:
+                _usage(f"{game} takes {rules.min_players} to {rules.max_players} players")
+            start = rules.setup(PLAYER_NAMES[:count])
+        result = count_sequences(start, depth, divide=divide, jobs=jobs, progress=True)
+    except BadOptions as exc:
+        _usage(exc.message)
+    except InternalError as exc:
+        typer.echo(f"rules-oracle: internal error, please report: {exc}", err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
+    typer.echo(perft_report(result, start, fmt=fmt.value, source=where))
+    raise typer.Exit(EXIT_OK)
+
+
+def _perft_suite(name: str, jobs: int, fmt: PlainFormat) -> NoReturn:
+    """``perft --suite``: check a suite file (or a game's bundled suite) on our engine."""
+    import time
+
+    from rules_oracle import (
+        PERFT_SUITES_DIR,
+        BadOptions,
+        InternalError,
+        check_perft_suite,
+        perft_suite_report,
+    )
+
+    path = Path(name)
+    if name in game_names() and not path.exists():
+        path = PERFT_SUITES_DIR / f"{name}.yaml"
+    if not path.is_file():
+        _usage(f"no such suite file: {name} (or name a game: {', '.join(game_names())})")
+    started = time.monotonic()
+    try:
+        checks = check_perft_suite(path, jobs=jobs, progress=True)
+    except BadOptions as exc:
+        _usage(exc.message)
+    except InternalError as exc:
+        typer.echo(f"rules-oracle: internal error, please report: {exc}", err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
+    seconds = time.monotonic() - started
+    typer.echo(perft_suite_report(checks, path, fmt=fmt.value, seconds=seconds))
+    raise typer.Exit(EXIT_OK if all(c.passed for c in checks) else EXIT_FAILED)
+
+
+@app.command()
 def serve(
     game: Annotated[list[str], typer.Option(help="Game to serve (repeat for more).")],
     seed: Annotated[int, typer.Option(help="Seed of the 'next' op's random choices.")] = 0,
@@ -461,7 +562,11 @@ def conform(
     strict_rules: Annotated[bool, typer.Option(help="Another rule id fails too.")] = False,
     fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
     part: Annotated[
-        list[str] | None, typer.Option(help="Only these parts: playout, probes, scenarios, engine.")
+        list[str] | None,
+        typer.Option(
+            help="Only these parts: playout, probes, scenarios, engine (the default: all "
+            "four), perft (only when named: docs/perft.md)."
+        ),
     ] = None,
     scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
     shrink_seconds: Annotated[float, typer.Option(help="Time budget per shrink.")] = 60.0,

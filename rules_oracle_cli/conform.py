@@ -11,6 +11,7 @@ import typer
 
 from rules_oracle import BadOptions, load
 from rules_oracle.conformance import (
+    DEFAULT_PARTS,
     PARTS,
     BadBaseline,
     Conformance,
@@ -71,7 +72,7 @@ def run_conform(
         games=games,
         timeout=timeout,
         strict_rules=strict_rules,
-        parts=tuple(parts) if parts else PARTS,
+        parts=tuple(parts) if parts else DEFAULT_PARTS,
         scenarios_dir=scenarios_dir,
         shrink_seconds=shrink_seconds,
     )

@@ -78,7 +78,9 @@ class Adapter:
     def handle(self, request: dict[str, Any]) -> dict[str, Any] | str:
         op = request.get("op")
         if op == "hello":
-            caps = [] if self.args.no_capabilities else list(CAPABILITIES)
+            # Every capability but perft: conform walks this engine with legal, apply and
+            # set_state to compare its counts with ours.
+            caps = [] if self.args.no_capabilities else [c for c in CAPABILITIES if c != "perft"]
             return {
                 "ok": True,
                 "name": "python-example",
