@@ -188,6 +188,15 @@ def validate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Text: print only failures and the totals.")
     ] = False,
+    readings: Annotated[
+        bool | None,
+        typer.Option(
+            "--readings/--no-readings",
+            help="For a failing log, replay it under the other readings of the game's "
+            "options and report those it validates or gets further under "
+            "(default: on for one log file in text).",
+        ),
+    ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log, then the totals."""
     from rules_oracle import BadCorpus, ValidateReport, progress, validate_files
@@ -200,15 +209,29 @@ def validate(
     extra, opts = _profile(profile), _json_object("--options", options)
     pages = _ReplayPages(html, extra, opts) if html else None
     report = ValidateReport(fmt.value, at=at, strict=strict, quiet=quiet)
+    if readings is None:  # on by default for one log read in text
+        readings = fmt is Format.text and listed is None and _one_log(names)
     try:
         verdicts = validate_files(
-            names, from_list=listed, profile=extra, options=opts, at=at, jobs=jobs, dask=dask
+            names,
+            from_list=listed,
+            profile=extra,
+            options=opts,
+            at=at,
+            jobs=jobs,
+            dask=dask,
+            readings=readings,
         )
         _report_verdicts(_paged(progress(verdicts, "logs"), pages, strict), report)
     except BadCorpus as exc:
         _usage(str(exc))
     # 3: our bug (an internal-error verdict, or one the report could not render); 1: failed
     raise typer.Exit(report.exit_code())
+
+
+def _one_log(names: list[str]) -> bool:
+    """Whether ``names`` is one log file (or standard input), not a folder or several."""
+    return len(names) == 1 and (names[0] == "-" or Path(names[0]).is_file())
 
 
 class _ReplayPages:
