@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr__`` below)
     from oracle.play import PLAYER_NAMES
     from oracle.position import Position, Rules, load
-    from oracle.replay import Divergence, Verdict
+    from oracle.replay import Divergence, Reading, ReadingsSearch, Verdict
     from oracle.scenarios import ScenarioResult
     from reference.core.catalogue import Rule
     from reference.core.game import CHANCE, Result
@@ -69,6 +69,8 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
 
 _HOMES = {
     "Divergence": "oracle.replay",
+    "Reading": "oracle.replay",
+    "ReadingsSearch": "oracle.replay",
     "Verdict": "oracle.replay",
     "ScenarioResult": "oracle.scenarios",
     "Rule": "reference.core.catalogue",
@@ -169,6 +171,8 @@ __all__ = [
     "InternalError",
     "Malformed",
     "Position",
+    "Reading",
+    "ReadingsSearch",
     "ReplayPages",
     "Result",
     "Rule",
