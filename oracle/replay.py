@@ -32,6 +32,7 @@ from oracle.formats.log import (
     read_lines,
 )
 from oracle.games import GameCache
+from oracle.owed import owed_since
 from oracle.rulebook import citation, find_rule, placeholder_keys
 from reference.core import paths
 from reference.core.access import reader
@@ -441,11 +442,13 @@ def _stop_at(run: _Replay, state: Any, record: EventRecord, index: int, exc: Exc
         rule = find_rule(game, exc.rule_id)
         where.update(_teaching(game, state))
         where["placeholders"] = placeholder_keys(game, rule)
+        # What a player owes (a discard over a limit), with the event since which it is owed.
+        owed = owed_since(run.records(), game, state, index) if run.explain else ""
         raise _Stop(
             Verdict(
                 log,
                 "illegal",
-                exc.message,
+                exc.message + owed,
                 rule_id=exc.rule_id,
                 rule_title=rule.title if rule else None,
                 rule_status=rule.status if rule else None,

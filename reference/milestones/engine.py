@@ -11,7 +11,7 @@ from reference.core.ruleset import Handler, RuleSet
 from reference.milestones import events as ev
 from reference.milestones import legal, rules_building, rules_setup, rules_trading, rules_turn
 from reference.milestones.invariants import InvariantChecker
-from reference.milestones.names import DRAFT, GAME, OVER
+from reference.milestones.names import DRAFT, GAME, OVER, TURNS
 from reference.milestones.options import MilestonesOptions
 from reference.milestones.state import State
 from reference.milestones.tables import Tables, read_tables
@@ -92,6 +92,23 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
         if state.pending_bonus:
             return f"{player} earned a bonus tile and claims it at once (MIL-BONUS-04)"
         return f"it is {player}'s turn: two moves, then the end of the turn (MIL-TURN-02)"
+
+    def owes(self, state: State, player: str) -> str:
+        """What the player on turn must settle before anything else: the Castle tax
+        (MIL-CASTLE-04) or an earned bonus tile (MIL-BONUS-04)."""
+        if player != state.current or state.phase != TURNS:
+            return ""
+        if state.returns_due:
+            return (
+                f"the Castle tax: {state.returns_due} goods or coins to give back "
+                f"(MIL-CASTLE-02, MIL-CASTLE-04)"
+            )
+        if state.cover_due:
+            return "the Castle tax: a worker to cover (MIL-CASTLE-03, MIL-CASTLE-04)"
+        if state.pending_bonus:
+            count = len(state.pending_bonus)
+            return f"{count} earned bonus tile{'s' if count > 1 else ''} to claim (MIL-BONUS-04)"
+        return ""
 
     def read_tables(self, data: DataSet, options: MilestonesOptions) -> Tables:
         """The typed tables (MIL data keys)."""

@@ -99,6 +99,17 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
             return f"{player} places a member, one each in seat order (MUN-PLACE-01)"
         return f"it is {player}'s turn: moves, then one card (MUN-TURN-02)"
 
+    def why_not(self, state: State, event: Event) -> str:
+        """Why the event's player is not asked now, where the rules say more than whose
+        turn it is: a power is used by its majority family, whoever played the card."""
+        player = getattr(event, "player", None)
+        if state.phase == "power" and state.power_user and player != state.power_user:
+            return (
+                f"the {state.power}'s power is used by the family with most influence "
+                f"there, {state.power_user}, whoever played the card (MUN-POWER-01)"
+            )
+        return ""
+
     def read_tables(self, data: DataSet, options: MunicipiumOptions) -> Tables:
         """The typed tables (MUN data keys)."""
         return read_tables(data)
