@@ -34,7 +34,8 @@ RENDERERS.pillars = function (st, L) {
       esc(res + " " + (st.market[res] || 0)));
   });
   out += el("text", {x: pad + 60 + L.market_resources.length * 80, y: y + 11, "font-size": 12},
-    esc("supply: " + L.resources.map((r) => r + " " + (st.supply[r] || 0)).join(", ")));
+    esc("supply: " + L.resources.map((r) =>  // null: an unlimited supply (a profile's)
+      r + " " + (st.supply[r] === null ? "unlimited" : st.supply[r] || 0)).join(", ")));
   // The cost track, from the start value down to 0, with the marker.
   y += 26;
   out += label(pad, y + 13, "cost", {"text-anchor": "start", "font-weight": "bold"});
