@@ -365,7 +365,13 @@ def scenarios(
 
 @app.command()
 def explain(
-    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04 (any case).")],
+    rule_id: Annotated[
+        str,
+        typer.Argument(
+            help="A rule id, e.g. PIL-MARKET-04 (any case); or a game's own id (jack, "
+            "kings_court, take_craftsman) or another implementation's name (Wollmesse)."
+        ),
+    ],
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
@@ -374,7 +380,8 @@ def explain(
     ] = None,
     scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
 ) -> None:
-    """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
+    """A rule: statement, status, sources, dispute and resolution, citing scenarios; or a
+    name: what the game's id is (its data, the rules naming it), or what another name means."""
     from rules_oracle import citing_scenarios, explain_name, explain_rule, similar_rule_ids
 
     found = explain_rule(rule_id)
@@ -394,7 +401,7 @@ def explain(
         raise typer.Exit(EXIT_OK)
     close = similar_rule_ids(rule_id)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    _usage(f"no rule {rule_id!r} in any catalogue, and no alias or aliased name{hint}")
+    _usage(f"no rule {rule_id!r} in any catalogue, no id of a game, no alias{hint}")
 
 
 def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> list[Path] | None:

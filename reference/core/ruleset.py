@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from reference.core.aliases import Term
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
@@ -172,6 +173,17 @@ class RuleSet(Generic[O, T, S, E]):
         """Why ``player`` is asked now, with the rule id (empty when the game says nothing
         more than whose turn it is): what a turn-rule verdict adds to "X is to act"."""
         return ""
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The game's own ids, the names its logs and scenarios use, each with what it is
+        (``rules-oracle explain jack``): the shell lists the event types with the rule each
+        rests on; a game adds its cards, pieces, places and the like."""
+        return tuple(
+            Term(
+                cls.type, "event type", rules=(rule,) if (rule := self.event_rules.get(cls)) else ()
+            )
+            for cls in self.event_types
+        )
 
     def why_not(self, state: S, event: E) -> str:
         """Why the player of ``event`` is not asked for it now, in the game's words with
