@@ -47,7 +47,7 @@ RENDERERS.palmyra = function (st, L) {
       "data-owner": p, "data-cell": ps.censor}, el("title", {}, esc(p + " censor")));
   });
   const status = "phase " + st.phase + " · turn " + st.turn + (st.current ? " · to act: " + st.current : "") +
-    " · bank " + st.bank + (st.emperor ? " · emperor: " + st.emperor : "") + (st.end ? " · end: " + st.end : "");
+    " · bank " + (st.bank === null ? "unlimited" : st.bank) + (st.emperor ? " · emperor: " + st.emperor : "") + (st.end ? " · end: " + st.end : "");
   const table = playerTable(["player", "coins", "tiles in hand", "face down", "legion", "censor"], seats.map((p) => {
     const ps = st.players[p];
     return [swatch(p, seats), el("span", {class: "coins"}, ps.coins), esc(ps.supply.join(" ") || "-"),

@@ -112,3 +112,22 @@ def test_a_stock_out_of_bounds_names_the_way_to_say_unlimited(
     with pytest.raises(BadOptions) as refused:
         rules_oracle.load("pillars", profile={key: value})
     assert refused.value.message == expected
+
+
+def test_an_unlimited_palmyra_bank_never_runs_out() -> None:
+    """PAL-END-02 ends the game when the bank's last coin is gone; a bank that never runs
+    out never ends it, and is claimed as null. In the solo game (PAL-SOLO-02: the bank
+    drains 3 coins a turn) the game then ends by its tiles."""
+    for mode, players in (("standard", 3), ("solo", 1)):
+        options = {"mode": mode, "profile": {"bank.total": None}}
+        lines = rules_oracle.play_log("palmyra", players, seed=0, options=options, full=True)
+        header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+        verdict = rules_oracle.validate_events(
+            "palmyra", header["players"], events, options=options
+        )
+        assert verdict.kind == "valid", verdict.message
+        assert all(e["state"]["bank"] is None for e in events if "state" in e)
+        final = rules_oracle.validate_events(
+            "palmyra", header["players"], events, options=options, at=len(events) - 1
+        )
+        assert final.state_at["end"] == "tiles"
