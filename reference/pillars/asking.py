@@ -81,13 +81,30 @@ def why_not(ctx: Ctx, state: State, event: Any) -> str:
     if isinstance(event, ChooseArchbishopCraftsman):
         return _why_not_archbishop(ctx, state, name)
     if isinstance(event, DiscardCraftsman):
-        division = state.stage == "division" and name in state.queue
-        if not division and not over_own_limit(ctx, state, name):
+        if over_own_limit(ctx, state, name):
+            return ""
+        if state.stage == "division" and name not in state.queue:
+            return _why_not_division(ctx, state, name)
+        if state.stage != "division":
             return (
                 f"{name} holds {len(p.craftsmen)} craftsmen, within the limit of "
                 f"{craftsman_limit(ctx, p)}: no discard is owed (PIL-CRAFT-01)"
             )
     return ""
+
+
+def _why_not_division(ctx: Ctx, state: State, name: str) -> str:
+    """Why ``name`` is not asked to discard under the division event (PIL-EVENT-03)."""
+    p = state.players[name]
+    if p.protected:
+        if name in occupants(state, "bishop"):
+            shield = "is on the Bishop's seat, protected from the event (PIL-BISHOP-01)"
+        else:
+            shield = "played Thomas and is protected from the event (PIL-ADV-09)"
+        return f"{name} {shield}, so is not asked to discard a craftsman (PIL-EVENT-03)"
+    if not p.craftsmen:
+        return f"{name} holds no craftsman to discard (PIL-EVENT-03)"
+    return f"{name} has already discarded a craftsman for the division event (PIL-EVENT-03)"
 
 
 def _step(ctx: Ctx, state: State) -> int:
