@@ -133,6 +133,7 @@ def _teaching_lines(v: Verdict) -> list[str]:
     if v.legal_under:
         setting = ", ".join(f"{k}={json.dumps(value)}" for k, value in v.legal_under.items())
         lines.append(f"  legal with option {setting} (checked by replaying the log with it)")
+    lines += _readings_lines(v)
     if v.legal_count is not None:
         actor = "chance outcomes due" if v.to_act == "chance" else f"legal for {v.to_act}"
         if v.legal_count == 0:
@@ -143,6 +144,20 @@ def _teaching_lines(v: Verdict) -> list[str]:
             lines.append(f"  {actor} there: {v.legal_count}, for example:")
         lines += [f"    {json.dumps(event)}" for event in v.legal]
     return lines
+
+
+def _readings_lines(v: Verdict) -> list[str]:
+    """What the readings search found (when it ran): each reading of the options under
+    which the log validates or gets further, proven by replaying the log under it."""
+    search = v.readings
+    if search is None:
+        return []
+    cut = "" if search.complete else ", stopped at the search's time bound"
+    tried = f"{search.tried} reading{'s' if search.tried != 1 else ''} replayed{cut}"
+    if not search.found:
+        return [f"  no other reading of the options validates it or gets further ({tried})"]
+    lines = [f"  readings that fit better (each replayed; {tried}):"]
+    return lines + [f"    {text_safe(reading.text())}" for reading in search.found]
 
 
 def basis_text(item: Verdict | ScenarioResult) -> str:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
     from oracle.perft_files import PerftCheck
     from oracle.play import PLAYER_NAMES
     from oracle.position import Position, Rules, load
-    from oracle.replay import Divergence, Verdict
+    from oracle.replay import Divergence, Reading, ReadingsSearch, Verdict
     from oracle.scenarios import ScenarioResult
     from reference.core.catalogue import Rule
     from reference.core.game import CHANCE, Result
@@ -79,6 +79,8 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
 
 _HOMES = {
     "Divergence": "oracle.replay",
+    "Reading": "oracle.replay",
+    "ReadingsSearch": "oracle.replay",
     "Verdict": "oracle.replay",
     "ScenarioResult": "oracle.scenarios",
     "Rule": "reference.core.catalogue",
@@ -195,6 +197,8 @@ __all__ = [
     "PerftCheck",
     "PerftResult",
     "Position",
+    "Reading",
+    "ReadingsSearch",
     "ReplayPages",
     "Result",
     "Rule",

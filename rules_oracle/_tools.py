@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -128,13 +129,20 @@ class ReplayPages:
         return scenario_page(Path(path), self._games)
 
 
+@cache
+def _default_rules(name: str) -> Game:
+    """A game's rule set with its default options, made once (explain looks names up in
+    every game's catalogue, data and vocabulary)."""
+    return make_game(name, {})
+
+
 def _catalogues(game: str | None = None) -> list[tuple[Catalogue, Game | None]]:
     """Each game's catalogue with its rules (or only ``game``'s), then the shared one."""
     from oracle.rulebook import core_catalogue
 
     found: list[tuple[Catalogue, Game | None]] = []
     for name in [game] if game else list(game_names()):
-        rules = make_game(name, {})
+        rules = _default_rules(name)
         found.append((rules.catalogue, rules))
     if game is None:
         found.append((core_catalogue(), None))
@@ -160,9 +168,10 @@ def similar_rule_ids(word: str) -> list[str]:
 
 
 def explain_name(word: str) -> str | None:
-    """What another implementation's name means (``Wollmesse``), or the other names of one
-    of ours (``wool_fair``), in every game; None when ``word`` is neither."""
-    from oracle.rulebook import alias_text, game_aliases, rules_naming
+    """What a name is in every game: one of the game's own ids (``jack``, ``kings_court``,
+    ``take_craftsman``: what it is, its data, the rules naming it, its other names), or
+    another implementation's name for one (``Wollmesse``); None when ``word`` is neither."""
+    from oracle.rulebook import alias_text, game_aliases, game_terms, rules_naming, term_text
     from reference.core.aliases import aliases_of, named
 
     out: list[str] = []
@@ -175,6 +184,8 @@ def explain_name(word: str) -> str | None:
             naming = rules_naming(catalogue, alias.means)
             if naming:
                 out.append(f"  rules naming {alias.means}: {', '.join(naming)}")
+        for term in game_terms(rules, word):
+            out += term_text(term, rules)
         others = aliases_of(aliases, word)
         if others:
             out.append(f"{word} ({catalogue.game}): other names (not accepted in logs):")

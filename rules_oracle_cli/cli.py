@@ -188,6 +188,15 @@ def validate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Text: print only failures and the totals.")
     ] = False,
+    readings: Annotated[
+        bool | None,
+        typer.Option(
+            "--readings/--no-readings",
+            help="For a failing log, replay it under the other readings of the game's "
+            "options and report those it validates or gets further under "
+            "(default: on for one log file in text).",
+        ),
+    ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log, then the totals."""
     from rules_oracle import BadCorpus, ValidateReport, progress, validate_files
@@ -200,9 +209,18 @@ def validate(
     extra, opts = _profile(profile), _json_object("--options", options)
     pages = _ReplayPages(html, extra, opts) if html else None
     report = ValidateReport(fmt.value, at=at, strict=strict, quiet=quiet)
+    if readings is None:  # on by default for one log read in text
+        readings = fmt is Format.text and listed is None and _one_log(names)
     try:
         verdicts = validate_files(
-            names, from_list=listed, profile=extra, options=opts, at=at, jobs=jobs, dask=dask
+            names,
+            from_list=listed,
+            profile=extra,
+            options=opts,
+            at=at,
+            jobs=jobs,
+            dask=dask,
+            readings=readings,
         )
         _report_verdicts(_paged(progress(verdicts, "logs"), pages, strict), report)
     except BadCorpus as exc:
@@ -213,6 +231,11 @@ def validate(
     if pages is not None and pages.unwritten and code < EXIT_USAGE:
         code = EXIT_USAGE
     raise typer.Exit(code)
+
+
+def _one_log(names: list[str]) -> bool:
+    """Whether ``names`` is one log file (or standard input), not a folder or several."""
+    return len(names) == 1 and (names[0] == "-" or Path(names[0]).is_file())
 
 
 class _ReplayPages:
@@ -353,7 +376,13 @@ def scenarios(
 
 @app.command()
 def explain(
-    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04 (any case).")],
+    rule_id: Annotated[
+        str,
+        typer.Argument(
+            help="A rule id, e.g. PIL-MARKET-04 (any case); or a game's own id (jack, "
+            "kings_court, take_craftsman) or another implementation's name (Wollmesse)."
+        ),
+    ],
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
@@ -362,7 +391,8 @@ def explain(
     ] = None,
     scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
 ) -> None:
-    """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
+    """A rule: statement, status, sources, dispute and resolution, citing scenarios; or a
+    name: what the game's id is (its data, the rules naming it), or what another name means."""
     from rules_oracle import citing_scenarios, explain_name, explain_rule, similar_rule_ids
 
     found = explain_rule(rule_id)
@@ -382,7 +412,7 @@ def explain(
         raise typer.Exit(EXIT_OK)
     close = similar_rule_ids(rule_id)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    _usage(f"no rule {rule_id!r} in any catalogue, and no alias or aliased name{hint}")
+    _usage(f"no rule {rule_id!r} in any catalogue, no id of a game, no alias{hint}")
 
 
 def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> list[Path] | None:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from reference.core.aliases import Term
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
@@ -92,6 +93,9 @@ class RuleSet(Generic[O, T, S, E]):
     event_types: tuple[type[E], ...]
     state_type: type[S]
     handlers: Mapping[type[E], Handler[T, S]]
+    step_rule: ClassVar[str | None] = None
+    """The game's rule refusing an event whose step is not now (``PIL-TURN-02``): a
+    refusal by it says, too, why the player is not asked for that event (``why_not``)."""
     event_rules: ClassVar[Mapping[type, str]] = {}
     """The rule id each event class's changes are put down to (divergence explanations)."""
     legal_rules: LegalRules[T, S, E]
@@ -170,6 +174,31 @@ class RuleSet(Generic[O, T, S, E]):
         more than whose turn it is): what a turn-rule verdict adds to "X is to act"."""
         return ""
 
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The game's own ids, the names its logs and scenarios use, each with what it is
+        (``rules-oracle explain jack``): the shell lists the event types with the rule each
+        rests on; a game adds its cards, pieces, places and the like."""
+        return tuple(
+            Term(
+                cls.type, "event type", rules=(rule,) if (rule := self.event_rules.get(cls)) else ()
+            )
+            for cls in self.event_types
+        )
+
+    def why_not(self, state: S, event: E) -> str:
+        """Why the player of ``event`` is not asked for it now, in the game's words with
+        the rule id (a King's Court occupant pays no tax, so is not asked about the tax
+        exemption: PIL-ADV-08); empty when the game says nothing more than the refusal.
+        What a turn-rule or step-rule verdict adds about the refused player."""
+        return ""
+
+    def owes(self, state: S, player: str) -> str:
+        """What ``player`` owes before the game can go on (a discard over a limit), in the
+        game's words with the rule id; empty when nothing. The oracle dates it: a verdict
+        says since which event it is owed, with these words as they read right after that
+        event (so they can name the step at which it fell due)."""
+        return ""
+
     def before_event(self, state: S, event: E) -> None:
         """A check every event passes after the turn rule (none unless a game has one)."""
 
@@ -243,7 +272,18 @@ class RuleSet(Generic[O, T, S, E]):
         # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
         self.check_turn(state, event)
         self.before_event(state, event)
-        return self.after_event(state, handler(self.tables, state, event))
+        try:
+            after = handler(self.tables, state, event)
+        except RuleViolation as exc:
+            if exc.rule_id != self.step_rule:
+                raise
+            raise self._why_not_added(exc, state, event) from None
+        return self.after_event(state, after)
+
+    def _why_not_added(self, exc: RuleViolation, state: S, event: E) -> RuleViolation:
+        """``exc`` with why the event's player is not asked for it now, when the game says."""
+        why = self.why_not(state, event) if getattr(event, "player", None) else ""
+        return RuleViolation(exc.rule_id, f"{exc.message}; {why}") if why else exc
 
     def _handler(self, event: E) -> Handler[T, S]:
         """The event's handler; MalformedEvent when it is not one of this game's events."""
@@ -257,7 +297,8 @@ class RuleSet(Generic[O, T, S, E]):
 
     def check_turn(self, state: S, event: E) -> None:
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
-        says why the player to act is asked (``why_to_act``), built only when it is given.
+        says why the player to act is asked (``why_to_act``) and why the refused player
+        is not (``why_not``), built only when it is given.
         The turn facts are worked out once for this state and given to ``check_actor``."""
         # The one asked is always let through: the player to act is the first of the
         # pending players, so only an event from anybody else needs them worked out.
@@ -268,9 +309,8 @@ class RuleSet(Generic[O, T, S, E]):
             check_actor(self, state, event, self.turn_rule, due, actor)
         except RuleViolation as exc:
             why = self.why_to_act(state, actor) if actor != CHANCE else ""
-            if not why:
-                raise
-            raise RuleViolation(exc.rule_id, f"{exc.message}: {why}") from None
+            told = RuleViolation(exc.rule_id, f"{exc.message}: {why}") if why else exc
+            raise self._why_not_added(told, state, event) from None
 
 
 def missing_handlers(rules: RuleSet[Any, Any, Any, Any]) -> list[str]:

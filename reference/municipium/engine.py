@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
@@ -14,7 +15,7 @@ from reference.municipium import rules_turn as turn
 from reference.municipium.invariants import field_refill_failures, invariant_failures
 from reference.municipium.options import MunicipiumOptions
 from reference.municipium.state import State, evolve
-from reference.municipium.tables import Tables, read_tables
+from reference.municipium.tables import KINDS, Tables, read_tables
 
 PACKAGE_DIR = Path(__file__).parent
 
@@ -98,6 +99,34 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         if state.phase == "placement":
             return f"{player} places a member, one each in seat order (MUN-PLACE-01)"
         return f"it is {player}'s turn: moves, then one card (MUN-TURN-02)"
+
+    def why_not(self, state: State, event: Event) -> str:
+        """Why the event's player is not asked now, where the rules say more than whose
+        turn it is: a power is used by its majority family, whoever played the card."""
+        player = getattr(event, "player", None)
+        if state.phase == "power" and state.power_user and player != state.power_user:
+            return (
+                f"the {state.power}'s power is used by the family with most influence "
+                f"there, {state.power_user}, whoever played the card (MUN-POWER-01)"
+            )
+        return ""
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The event types, institutions, citizen kinds and cards by their ids."""
+        t = self.tables
+        return (
+            *super().vocabulary(),
+            *(Term(name, "institution", "board.institutions") for name in t.order),
+            *(Term(kind, "citizen kind", "components.citizens_per_kind") for kind in KINDS),
+            *(
+                Term(cid, f"common {card.kind} card ({card.name})", "cards.common_cards")
+                for cid, card in t.common_cards.items()
+            ),
+            *(
+                Term(cid, f"family {card.kind} card ({card.name})", "cards.family_cards")
+                for cid, card in t.family_cards.items()
+            ),
+        )
 
     def read_tables(self, data: DataSet, options: MunicipiumOptions) -> Tables:
         """The typed tables (MUN data keys)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.stock import take
 from reference.palmyra.common import (
     evolve,
     finish,
@@ -297,10 +298,8 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     # PAL-EMP-05/06: the emperor's coin comes after the threshold test, even on a zero tax.
     owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
     # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
-    paid = min(owed, state.bank)
-    state = with_player(
-        state, name, evolve(player, coins=player.coins + paid), bank=state.bank - paid
-    )
+    paid, bank = take(state.bank, owed)
+    state = with_player(state, name, evolve(player, coins=player.coins + paid), bank=bank)
     if state.bank == 0:
         return finish(state, "bank")
     return end_turn(cfg, state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.stock import put_back
 from reference.palmyra.common import (
     evolve,
     finish,
@@ -76,7 +77,7 @@ def take_emperor(cfg: Config, state: State, name: str) -> State:
     if player.coins < price:
         raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
     new_player = evolve(player, coins=player.coins - price)
-    return with_player(state, name, new_player, emperor=name, bank=state.bank + price)
+    return with_player(state, name, new_player, emperor=name, bank=put_back(state.bank, price))
 
 
 def move_targets(state: State, name: str, piece: str) -> list[str]:

@@ -9,13 +9,14 @@ from typing import Any
 
 import attrs
 
+from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.core.trace import Recorder
+from reference.pillars import asking, legal, rounds, rules_actions, rules_cards, vocabulary
 from reference.pillars import events as ev
-from reference.pillars import legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
 from reference.pillars.invariants import (
     InvariantChecker,
@@ -91,6 +92,7 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
 
     name = "pillars"
     turn_rule = "PIL-TURN-01"
+    step_rule = "PIL-TURN-02"
     package_dir = PACKAGE_DIR
     min_players = 2
     max_players = 4
@@ -124,6 +126,18 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     def why_to_act(self, state: State, player: str) -> str:
         """Why ``player`` is asked now, with the rule id."""
         return legal.why_to_act(self.tables, state, player)
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The event types, cards, craftsmen, locations, spaces and resources by their ids."""
+        return super().vocabulary() + vocabulary.terms(self.tables)
+
+    def why_not(self, state: State, event: Event) -> str:
+        """Why the event's player is not asked for it now, with the rule id."""
+        return asking.why_not(self.tables, state, event)
+
+    def owes(self, state: State, player: str) -> str:
+        """The craftsman discard ``player`` owes over the limit (PIL-CRAFT-01), if any."""
+        return asking.owes(self.tables, state, player)
 
     def before_event(self, state: State, event: Event) -> None:
         """PIL-CRAFT-01: a player over the craftsman limit discards before anything else;

@@ -10,6 +10,7 @@ import attrs
 
 from reference.core.state import clockwise_from as seat_order_from
 from reference.core.state import with_player as with_player
+from reference.core.stock import Stock, put_back, take
 from reference.core.trace import Recorder
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
@@ -141,7 +142,7 @@ def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
 
 def grant(
     players: dict[str, PlayerState],
-    supply: dict[str, int],
+    supply: dict[str, Stock],
     name: str,
     resource: str,
     amount: int,
@@ -151,14 +152,12 @@ def grant(
     if amount <= 0:
         return
     p = players[name]
-    have = supply[resource]
-    take = min(have, amount)
-    supply[resource] = have - take
+    got, supply[resource] = take(supply[resource], amount)
     resources = dict(p.resources)
-    resources[resource] += take
+    resources[resource] += got
     owed = dict(p.owed)
-    if take < amount:
-        owed[resource] = owed.get(resource, 0) + amount - take
+    if got < amount:
+        owed[resource] = owed.get(resource, 0) + amount - got
     players[name] = evolve(p, resources=resources, owed=owed)
 
 
@@ -237,7 +236,7 @@ def usable(p: PlayerState, resource: str) -> int:
 def spend_cubes(
     resources: dict[str, int],
     owed: dict[str, int],
-    supply: dict[str, int],
+    supply: dict[str, Stock],
     resource: str,
     n: int,
 ) -> None:
@@ -250,7 +249,7 @@ def spend_cubes(
         if left > 0:
             owed[resource] = left
     resources[resource] -= n - from_owed
-    supply[resource] += n - from_owed
+    supply[resource] = put_back(supply[resource], n - from_owed)
 
 
 def counted_resources(ctx: Ctx, p: PlayerState) -> int:

@@ -156,7 +156,11 @@ def test_a_turn_verdict_says_why_the_player_to_act_is_asked() -> None:
     except RuleViolation as exc:
         assert exc.rule_id == "PIL-TURN-01"
         assert exc.message.startswith("blue is to act, not red: blue discards a craftsman")
-        assert exc.message.endswith("(PIL-EVENT-03)")
+        # ... and why red is not asked (issue 23 item 3): the Bishop's seat protects red.
+        assert exc.message.endswith(
+            "; red is on the Bishop's seat, protected from the event (PIL-BISHOP-01), so is "
+            "not asked to discard a craftsman (PIL-EVENT-03)"
+        )
     else:
         raise AssertionError("red's discard was accepted")
 

@@ -79,7 +79,7 @@ GAMES.palmyra = {
       (st.action.placed.length ? ", placed " + st.action.placed.join(" ") : "") + ", earned " + st.action.earned : "";
     const status = statusLine([
       ["phase", "phase " + st.phase], ["turn", "turn " + st.turn], st.current ? ["current", "to act: " + st.current] : null,
-      action ? ["action", "action: " + action] : null, ["bank", "bank " + st.bank],
+      action ? ["action", "action: " + action] : null, ["bank", "bank " + (st.bank === null ? "unlimited" : st.bank)],
       st.emperor ? ["emperor", "emperor: " + st.emperor] : null, st.end ? ["end", "end: " + st.end] : null,
     ]);
     const hand = (p, list, path) => value(path, list.map((code) => el("span", {class: "tile-chip", "data-tile": code,

@@ -57,7 +57,7 @@ GAMES.pillars = {
       const note = (text, path) => el("text", {x: x + boxW / 2, y: y + 82, "font-size": 11, "text-anchor": "middle",
         "data-path": path}, esc(text));
       if (loc.name === "kings_court") out += note("metal here: " + st.kings_court_metal, "kings_court_metal");
-      if (loc.name === "castle") out += note("grey workers here: " + st.castle_workers, "castle_workers");
+      if (loc.name === "castle") out += note("grey workers here: " + (st.castle_workers === null ? "unlimited" : st.castle_workers), "castle_workers");
       if (loc.name === "cathedral") {
         // PIL-CATH-08: the pieces only count rounds; the start player takes one each round.
         const built = st.phase === "over" ? L.rounds : st.round;
@@ -104,7 +104,8 @@ GAMES.pillars = {
         "data-path": "market." + res}, esc(res + " " + (st.market[res] || 0)));
     });
     out += el("text", {x: pad + 70 + L.market_resources.length * 80, y: y + 11, "font-size": 12, "data-path": "supply"},
-      esc("supply: " + L.resources.map((r) => r + " " + (st.supply[r] || 0)).join(", ")));
+      esc("supply: " + L.resources.map((r) =>  // null: an unlimited supply (a profile's)
+        r + " " + (st.supply[r] === null ? "unlimited" : st.supply[r] || 0)).join(", ")));
     // The cost track, from the start value down to 0, with the marker.
     y += 24;
     out += label(pad, y + 13, "cost", {"text-anchor": "start", "font-weight": "bold"});
