@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from copy import copy as clone
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -45,7 +45,9 @@ from reference.core.game import (
     player_names_ok,
 )
 from reference.core.options import load_rules_and_data, read_options
-from reference.core.trace import Recorder
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 O = TypeVar("O")  # noqa: E741 - the game's options class
 T = TypeVar("T")

@@ -383,13 +383,7 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     crown = cfg.tables.emperor_tax_bonus if emperor else 0
     owed = base + bonus + crown
     if cfg.recorder is not None:
-        parts = [
-            ("PAL-TAX-02", base, f"tax {base}: the coins the action's matches earned"),
-            ("PAL-TAX-05", bonus, _bonus_words(base, face_down, bonus)),
-        ]
-        if emperor:
-            parts.append(("PAL-EMP-05", crown, f"the emperor's {crown} coin(s)"))
-        _note_payout(cfg, state, name, parts)
+        _note_payout(cfg, state, name, (base, bonus, crown), face_down, emperor)
     # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
     paid = min(owed, state.bank)
     state = with_player(
@@ -400,16 +394,28 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     return end_turn(cfg, state)
 
 
-def _bonus_words(base: int, face_down: int, bonus: int) -> str:
-    """What PAL-TAX-05 gave, in words."""
+def _note_payout(
+    cfg: Config,
+    state: State,
+    name: str,
+    amounts: tuple[int, int, int],
+    face_down: int,
+    emperor: bool,
+) -> None:
+    """Trace points of a tax payout, part by part: the tax (PAL-TAX-02), the face-down
+    bonus (PAL-TAX-05, decided even when none is due) and the emperor's coin (PAL-EMP-05),
+    each as much as the bank paid of it; a part it could not pay in full is PAL-END-04's."""
+    base, bonus, crown = amounts
     if bonus:
-        return f"+{bonus}: {face_down} face-down tile(s), fewer than the {base} coins of tax"
-    return f"no face-down bonus: {face_down} face-down tile(s) against {base} coins of tax"
-
-
-def _note_payout(cfg: Config, state: State, name: str, parts: list[tuple[str, int, str]]) -> None:
-    """Trace points of a tax payout, part by part (rule, coins owed, words): what the
-    bank paid of each part; a part it could not pay in full is PAL-END-04's."""
+        bonus_words = f"+{bonus}: {face_down} face-down tile(s) against {base} coins of tax"
+    else:
+        bonus_words = f"no face-down bonus: {face_down} face-down tile(s), {base} coins of tax"
+    parts = [
+        ("PAL-TAX-02", base, f"tax {base}: the coins the action's matches earned"),
+        ("PAL-TAX-05", bonus, bonus_words),
+    ]
+    if emperor:
+        parts.append(("PAL-EMP-05", crown, f"the emperor's {crown} coin(s)"))
     coins, bank = state.players[name].coins, state.bank
     decided = coins_and_bank(name)
     for rule, owed, why in parts:

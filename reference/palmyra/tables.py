@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.trace import Recorder
 from reference.palmyra.lattice import cell_name, kind_of, parse_cell
 from reference.palmyra.options import ADVANCED, SOLO, PalmyraOptions
 from reference.palmyra.tiles import TILES
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 
 @attrs.frozen

@@ -4,16 +4,18 @@ VP arithmetic, cube movements, and seat order."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from reference.core.state import clockwise_from as seat_order_from
 from reference.core.state import with_player as with_player
-from reference.core.trace import Recorder
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 ORDERED_LOCATIONS = frozenset(LOCATIONS) - {"kingsbridge", "shiring"}
 """Locations whose spaces fill from the first (the player chooses among Kingsbridge and
@@ -77,13 +79,6 @@ def note_work(
     if ctx.recorder is not None:
         copies = {k: dict(v) if isinstance(v, dict) else v for k, v in working.items()}
         ctx.recorder.note(rule_id, evolve(state, **copies), decided, why)
-
-
-def decided_note(ctx: Ctx, rule_id: str, state: State, path: str, why: str) -> None:
-    """Trace point of a rule that decided ``path`` of ``state`` and left it as it is (a
-    builder placed free, a tax not due): only while recording."""
-    if ctx.recorder is not None:
-        ctx.recorder.note(rule_id, state, (path,), why)
 
 
 @cache
