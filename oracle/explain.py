@@ -99,16 +99,6 @@ def traced(
     return {path: made[path] + changes[path] for path in wanted}
 
 
-def causes(
-    lines: Iterator[tuple[int, dict[str, Any]]], game: Game, upto: int, wanted: Sequence[str]
-) -> dict[str, tuple[str, ...]]:
-    """For each of the ``wanted`` state paths, its latest changes up to and including event
-    ``upto`` (0-based) of the log read afresh as ``lines``, oldest first, e.g.
-    ``+5 PIL-CARDS-07 (Wool mill) at event 30``. Empty for a game without a rule shell."""
-    found = explain(lines, game, upto, dict.fromkeys(wanted))
-    return {path: e.causes for path, e in found.items()}
-
-
 def explain(
     lines: Iterator[tuple[int, dict[str, Any]]],
     game: Game,
@@ -143,7 +133,8 @@ def explain(
     for path in wanted:
         latest = [c for c in changes[path] if c.changed and c.event_index >= 0][-LAST_CHANGES:]
         agreed = last_claim.get(path)
-        since = -1 if agreed is None else agreed
+        # Since the last claim that agreed, or from the setup (which made the value first).
+        since = SETUP_INDEX - 1 if agreed is None else agreed
         window = [c for c in changes[path] if c.event_index > since]
         suspects = _suspects(game, window, records, claimed[path])
         out[path] = Explanation(

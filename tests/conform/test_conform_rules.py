@@ -31,16 +31,17 @@ from oracle.games import GameCache
 from oracle.play import choose
 from oracle.provenance import name_rule
 from reference.core.game import step
+from reference.core.ruleset import RuleSet
 from reference.registry import make_game
 from tests.conform.conftest import adapter
 
 GAME = "palmyra"
 
 
-def run(*flags: str, parts: tuple[str, ...] = ("playout",), **kw: Any) -> Report:
+def run(*flags: str, parts: tuple[str, ...] = ("playout",), game: str = GAME, **kw: Any) -> Report:
     settings = Settings(
-        engine=adapter(GAME, *flags),
-        game=GAME,
+        engine=adapter(game, *flags),
+        game=game,
         players=(2,),
         games=1,
         parts=parts,
@@ -129,6 +130,33 @@ def test_every_finding_has_a_rule_or_says_why_none_applies(flags: tuple[str, ...
             assert f.rule in ids or f.kind == "rule_id", f
         if f.kind in ("crash", "garbage", "bad_event"):
             assert f.rule is None and f.rule_reason and "no rule" in f.rule_reason, f
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "path"),
+    [
+        ("pillars", "players.red.gold"),
+        ("milestones", "players.red.coins"),
+        ("municipium", "players.red.members.temple"),
+    ],
+)
+@pytest.mark.parametrize("bug", ["--lie", "--wrong-actor", "--extra-legal", "--wrong-result"])
+def test_findings_name_their_rule_in_every_game(game: str, path: str, bug: str) -> None:
+    """The same bugs in the other games: each finding names a rule of that game's catalogue
+    (the turn rule for a wrong player to act, the scoring rule for a result)."""
+    flags = (bug, path) if bug == "--lie" else (bug,)
+    report = run(*flags, "--from-event", "12", game=game)
+    rules = make_game(game, {})
+    assert isinstance(rules, RuleSet)
+    for f in report.failing():
+        assert f.rule is not None and rules.catalogue.get(f.rule) is not None, f
+        assert f.rule_reason, f
+        if f.kind == "to_act":
+            assert f.rule == rules.turn_rule, f
+        if f.kind == "result":
+            assert f.rule == rules.scoring_rule(), f
+    assert report.failing(), flags
 
 
 def test_a_state_finding_names_the_rules_of_the_last_event_that_made_the_value() -> None:

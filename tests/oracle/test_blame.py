@@ -254,3 +254,19 @@ def test_a_municipium_citizen_event_is_credited_to_the_citizen_event_rule() -> N
     assert first.event_index == len(events) - 1
     assert first.steps[0].rule_id == "MUN-CITIZEN-01"
     assert d.causes[-1].split(" ")[1] == "MUN-CITIZEN-01"
+
+
+def test_a_value_wrong_from_the_start_is_blamed_on_the_setup_rule_that_made_it() -> None:
+    """Everybody starts on 2 VP (PIL-SETUP-01); the first event (chance reveals advantage
+    cards) touches no VP, so the only place the rules made red's VP is the setup."""
+    position = rules_oracle.load("pillars").setup(("red", "blue"))
+    first = position.legal()[0]
+    claim = {**first, "state": {"players.red.vp": 3}}
+    verdict = rules_oracle.validate_events("pillars", ("red", "blue"), [claim])
+    assert verdict.kind == "divergent", verdict.message
+    (d,) = verdict.divergences
+    assert (d.reference, d.agreed_at, d.causes) == (2, None, ())
+    (setup,) = d.blame
+    assert (setup.event_index, setup.action) == (-1, "setup")
+    assert [s.rule_id for s in setup.steps] == ["PIL-SETUP-01"]
+    assert setup.text == "setup: set to 2, PIL-SETUP-01 (Starting gold and VP)"
