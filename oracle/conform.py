@@ -30,6 +30,7 @@ from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
+from oracle.provenance import name_rule
 from oracle.refengine import LocalEngine
 from oracle.reproduce import log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
@@ -120,7 +121,8 @@ class Conformance:
             run_perft(self)
 
     def add(self, finding: Finding) -> None:
-        """Record a finding under the current case."""
+        """Record a finding under the current case, naming its rule (oracle.provenance)."""
+        finding = name_rule(finding, self.games, self.settings.game, self.settings.options)
         self.report.findings.append(attrs.evolve(finding, case=finding.case or self._case))
 
     def begin(self, part: str, name: str) -> None:

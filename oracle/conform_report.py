@@ -30,8 +30,10 @@ def finding_line(report: Report, f: Finding) -> str:
     if f.scenario_id and f.scenario_id != f.case:
         where.append(f"scenario {f.scenario_id}")
     text = f"{_status(report, f)} {f.part} {f.kind} [{', '.join(where)}]: {f.message}"
-    if f.rule and f.kind in ("accepted_illegal", "changed_by_refusal", "rule_id"):
+    if f.rule:
         text += f" (rule {f.rule}" + (f": {f.citation}" if f.citation else "") + ")"
+    if f.rule_reason:
+        text += f" [{f.rule_reason}]"
     if f.shrunk_from is not None:
         text += f" [shrunk {f.shrunk_from} -> {len(f.events)} events]"
     if f.request is not None and f.kind in ("crash", "hang", "garbage", "shape", "error"):

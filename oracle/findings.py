@@ -67,6 +67,8 @@ class Finding:
     scenario: str | None = None
     baselined: bool = False
     case: str = ""
+    rule_reason: str | None = None
+    """How ours made its value under ``rule``, or why no rule applies (oracle.provenance)."""
 
     def same_kind(self, other: Finding) -> bool:
         """Whether ``other`` shows the same kind of disagreement (for shrinking)."""

@@ -14,7 +14,6 @@ from typing import Any, Literal, NoReturn
 
 import attrs
 
-from oracle.explain import causes
 from oracle.formats.converter import (
     event_structurer,
     json_equal,
@@ -63,6 +62,14 @@ class Divergence:
     reference: Any
     causes: tuple[str, ...] = ()
     """The latest changes of the reference value: change, rule id and title, event index."""
+    agreed_at: int | None = None
+    """The event of the last claim of this path that agreed (None: none since the setup)."""
+    blame: tuple[Any, ...] = ()
+    """The events since then at which the rules changed or decided the value, each with
+    what the rules gave and why, the most suspect first: ``oracle.explain.Suspect``s
+    (typed Any here: explanations are imported only for a divergent verdict)."""
+    blame_more: int = 0
+    """Such events not listed in ``blame``."""
 
 
 @attrs.frozen
@@ -326,10 +333,22 @@ def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> 
 
 
 def _with_causes(run: _Replay, index: int, differences: list[Divergence]) -> list[Divergence]:
-    """Each divergence with the events and rules that last changed its reference value
-    (the prefix is replayed once more, recording: only for a divergent verdict)."""
-    found = causes(run.records(), run.game, index, [d.path for d in differences])
-    return [attrs.evolve(d, causes=found.get(d.path, ())) for d in differences]
+    """Each divergence with the events and rules that last changed its reference value and
+    the events the rules could have changed it at since its last agreeing claim (the
+    prefix is replayed once more, recording: only for a divergent verdict)."""
+    from oracle.explain import explain  # only a divergent verdict pays for its import
+
+    claimed = {d.path: d.claimed for d in differences}
+    found = explain(run.records(), run.game, index, claimed)
+    out = []
+    for d in differences:
+        e = found.get(d.path)
+        if e is not None:
+            d = attrs.evolve(
+                d, causes=e.causes, agreed_at=e.agreed_at, blame=e.blame, blame_more=e.blame_more
+            )
+        out.append(d)
+    return out
 
 
 class _Claims:

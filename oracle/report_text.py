@@ -103,6 +103,7 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
         )
         if d.causes:
             lines.append(f"    <- {', '.join(d.causes)}")
+        lines += [text_safe(line) for line in _blame_lines(d)]
     if (v.placeholders or v.placeholder_rules) and v.kind != "malformed":
         if v.kind == "illegal":
             lines.append("  this verdict rests on unconfirmed values: " + basis_text(v))
@@ -112,6 +113,25 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
                 + ", ".join(v.placeholders)
             )
     return "\n".join(lines + _teaching_lines(v))
+
+
+def _blame_lines(d: Any) -> list[str]:
+    """Blame by the rules for one divergence (oracle.explain): the events since the last
+    claim that agreed at which the rules changed or decided the value, most suspect first."""
+    since = (
+        "the setup" if d.agreed_at is None else f"event {d.agreed_at} (its last claim that agreed)"
+    )
+    if not d.blame:
+        if d.causes or d.agreed_at is not None:
+            return [f"    no rule changed or decided it since {since}"]
+        return []
+    lines = [f"    blame by the rules, since {since}, most suspect first:"]
+    for suspect in d.blame:
+        why = f" [{suspect.suspicion}]" if suspect.suspicion else ""
+        lines.append(f"      {suspect.text}{why}")
+    if d.blame_more:
+        lines.append(f"      ... and {d.blame_more} more event{'s' if d.blame_more > 1 else ''}")
+    return lines
 
 
 STATUS_WORDS = {

@@ -11,7 +11,10 @@ A game subclasses ``RuleSet`` and supplies its own parts:
   ``new_game(tables, players)``);
 - ``is_over``, ``result`` and ``invariant_failures`` (the rest of the ``Game`` protocol);
 - optionally ``before_event`` (a check every event passes first, e.g. the Pillars craftsman
-  limit) and ``after_event`` (a consequence of every event, e.g. Municipium's end modes).
+  limit) and ``after_event`` (a consequence of every event, e.g. Municipium's end modes);
+- for explanations: ``event_rules`` (the rule of each event class), ``result_rule`` (the
+  scoring rule) and a ``recorder`` field on its tables (None in play), which its trace
+  points note into (reference/core/trace.py); ``recording`` makes the copy that records.
 
 The shell does the rest: reading options and the profile, loading the catalogue and data,
 checking player names, and, in ``apply``, the order every game judges an event in: known
@@ -24,8 +27,11 @@ handler, the game's post-event step. ``apply_not_over`` is the same but the end 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from copy import copy as clone
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+import attrs
 
 from reference.core.aliases import Term
 from reference.core.catalogue import Catalogue
@@ -40,7 +46,9 @@ from reference.core.game import (
     player_names_ok,
 )
 from reference.core.options import load_rules_and_data, read_options
-from reference.core.trace import Recorder
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 O = TypeVar("O")  # noqa: E741 - the game's options class
 T = TypeVar("T")
@@ -97,7 +105,13 @@ class RuleSet(Generic[O, T, S, E]):
     """The game's rule refusing an event whose step is not now (``PIL-TURN-02``): a
     refusal by it says, too, why the player is not asked for that event (``why_not``)."""
     event_rules: ClassVar[Mapping[type, str]] = {}
-    """The rule id each event class's changes are put down to (divergence explanations)."""
+    """The rule id each event class's changes are put down to when no trace point says
+    more, and the rule under which an event of that class is legal (explanations)."""
+    result_rule: ClassVar[str] = ""
+    """The rule that makes the scores and winners of a finished game (explanations)."""
+    setup_made: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Each setup rule with the state paths it makes (``*``: any one segment, e.g.
+    ``players.*.gold``); a recording rule set notes them once the setup is made."""
     legal_rules: LegalRules[T, S, E]
     """The game's legal.py: to_act, legal_events, chance_outcomes."""
     setup_rules: SetupRules[T, S]
@@ -153,9 +167,21 @@ class RuleSet(Generic[O, T, S, E]):
 
     def recording(self, recorder: Recorder) -> RuleSet[O, T, S, E]:
         """A copy of this rule set whose trace points note into ``recorder`` (used only to
-        explain a divergence; see reference/core/trace.py). A game without trace points
-        returns itself: its changes are put down to ``event_rule``."""
-        return self
+        explain a value; see reference/core/trace.py): the same rules, with tables whose
+        ``recorder`` field is set. A game whose tables have no such field has no trace
+        points: it returns itself, and its changes are put down to ``event_rule``."""
+        tables: Any = self.tables
+        if not attrs.has(type(tables)) or "recorder" not in attrs.fields_dict(type(tables)):
+            return self
+        copy = clone(self)
+        copy.tables = attrs.evolve(tables, recorder=recorder)
+        copy._last_turn = (None, "", None)
+        return copy
+
+    def scoring_rule(self) -> str:
+        """The rule that makes a finished game's scores and winners (``result_rule``; a
+        game whose modes score differently says which)."""
+        return self.result_rule
 
     def event_rule(self, event: E) -> str:
         """The rule an event's changes are put down to when no trace point says more
@@ -244,7 +270,13 @@ class RuleSet(Generic[O, T, S, E]):
         problem = player_names_ok(players, self.min_players, self.max_players)
         if problem:
             raise BadOptions(problem)
-        return self.setup_rules.new_game(self.tables, players)
+        state = self.setup_rules.new_game(self.tables, players)
+        recorder: Recorder | None = getattr(self.tables, "recorder", None)
+        if recorder is not None:
+            # Trace points of the setup: which setup rule made which values.
+            for rule_id, made in self.setup_made.items():
+                recorder.note(rule_id, state, made)
+        return state
 
     def apply(self, state: S, event: E) -> S:
         """The state after ``event``.

@@ -11,6 +11,17 @@ from reference.milestones.state import PlayerState, State, Worker, evolve
 from reference.milestones.tables import Tables
 
 
+def noted(
+    tables: Tables, rule_id: str, state: State, decided: tuple[str, ...] = (), why: str = ""
+) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work, which
+    decided the paths ``decided`` (changed or not; ``why``: what it gave, in words); noted
+    only while a value is being explained (reference/core/trace.py); returns ``state``."""
+    if tables.recorder is not None:
+        tables.recorder.note(rule_id, state, decided, why)
+    return state
+
+
 def holding(player: PlayerState, item: str) -> int:
     """How many of a good (or coins) the player has."""
     return player.coins if item == COIN else player.goods[item]
@@ -49,13 +60,21 @@ def pay(state: State, name: str, cost: Mapping[str, int], rule: str, what: str) 
     return transfer(state, name, cost, to_player=False)[0]
 
 
-def gain_capped(state: State, name: str, item: str, n: int) -> State:
-    """The player takes up to `n` of an item, as many as the supply still holds."""
+def gain_capped(
+    state: State, name: str, item: str, n: int, tables: Tables | None = None, rule: str = ""
+) -> State:
+    """The player takes up to `n` of an item, as many as the supply still holds (with
+    ``tables``, trace points note the gain under ``rule`` and a shortfall)."""
     # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left.
-    n = min(n, state.supply[item])
-    if n <= 0:
-        return state
-    return transfer(state, name, {item: n}, to_player=True)[0]
+    wanted, n = n, min(n, state.supply[item])
+    if n > 0:
+        state = transfer(state, name, {item: n}, to_player=True)[0]
+    if tables is not None and tables.recorder is not None:
+        path = f"players.{name}.coins" if item == COIN else f"players.{name}.goods.{item}"
+        noted(tables, rule, state, (path,), f"{wanted} {item}")
+        if n < wanted:
+            noted(tables, "MIL-SUPPLY-01", state, (path,), f"the supply held only {n}")
+    return state
 
 
 def use_piece(state: State, piece: str, n: int, what: str) -> State:
@@ -68,8 +87,15 @@ def use_piece(state: State, piece: str, n: int, what: str) -> State:
     return evolve(state, supply=supply)
 
 
-def score(tables: Tables, state: State, name: str, points: int) -> State:
-    """Add victory points and check the end trigger."""
+def score(
+    tables: Tables, state: State, name: str, points: int, rule: str = "", why: str = ""
+) -> State:
+    """Add victory points (under ``rule``: ``why`` they are scored, for the trace point)
+    and check the end trigger."""
+    if tables.recorder is not None:
+        player = state.players[name]
+        scored = with_player(state, name, evolve(player, vp=player.vp + max(points, 0)))
+        noted(tables, rule, scored, (f"players.{name}.vp",), why or f"{points} point(s)")
     if points <= 0:
         return state
     player = state.players[name]
@@ -77,7 +103,7 @@ def score(tables: Tables, state: State, name: str, points: int) -> State:
     state = with_player(state, name, player)
     # MIL-END-01: reaching or passing the mark for the player count triggers the end.
     if state.end_trigger is None and player.vp >= tables.end_vp[len(state.players)]:
-        state = evolve(state, end_trigger=name)
+        state = noted(tables, "MIL-END-01", evolve(state, end_trigger=name), ("end_trigger",))
     return state
 
 

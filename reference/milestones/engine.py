@@ -54,8 +54,20 @@ EVENT_RULES: dict[type, str] = {
     ev.DeliverFlour: "MIL-MILL-03",
     ev.ClaimBonus: "MIL-BONUS-03",
 }
-"""The rule each event's changes are put down to when a divergence is explained (by event
-type only: a move's production or order bonus is put down to MIL-MOVE-01)."""
+"""The rule of each event class: what its changes are put down to when no trace point says
+more (the rules' own trace points credit a move's production to MIL-PROD-01, a road's
+points to MIL-ROAD-05, ...), and the rule under which it is legal."""
+
+
+SETUP_MADE: dict[str, tuple[str, ...]] = {
+    "MIL-SETUP-01": ("board.marketplaces", "supply.marketplaces"),
+    "MIL-SETUP-03": ("players.*.position", "players.*.vp", "players.*.coins", "supply.coin"),
+    "MIL-COMP-02": ("supply.stone", "supply.sand", "supply.wood", "supply.grain"),
+    "MIL-BUILD-02": tuple(f"supply.{piece}" for piece in PIECES),
+    "MIL-COMP-03": ("bonus_pool", "draw_pile"),
+}
+"""Which setup rule makes which values (explanations; the rest is the game's bookkeeping,
+or empty until the setup's chance events fill it)."""
 
 
 class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
@@ -77,6 +89,8 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES
+    result_rule = "MIL-END-05"
+    setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rules_setup
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from reference.core.errors import RuleViolation
 from reference.milestones.board import edge
-from reference.milestones.common import gain_capped, pay, score, use_piece, with_player
+from reference.milestones.common import gain_capped, noted, pay, score, use_piece, with_player
 from reference.milestones.events import (
     BuildHouse,
     BuildMarketplace,
@@ -91,8 +91,9 @@ def build_road(tables: Tables, state: State, event: BuildRoad) -> State:
     origin = check_road(tables, board, event.start, event.milestone, event.end)
     # MIL-BUILD-01: every piece is paid for at the Board of Works.
     state = pay(state, event.player, tables.costs["road"], "MIL-BUILD-01", "a road")
+    state = noted(tables, "MIL-BUILD-01", state)
     state = use_piece(state, "road_pieces", 2, "a road")
-    state = use_piece(state, "milestones", 1, "a road")
+    state = noted(tables, "MIL-BUILD-02", use_piece(state, "milestones", 1, "a road"))
     ends = {k: v for k, v in board.road_ends.items() if k != event.start}
     ends[event.end] = origin
     roads = (*board.roads, edge(event.start, event.milestone), edge(event.milestone, event.end))
@@ -101,7 +102,9 @@ def build_road(tables: Tables, state: State, event: BuildRoad) -> State:
     )
     state = evolve(state, board=board)
     # MIL-ROAD-05: the road scores the number under its milestone.
-    state = score(tables, state, event.player, tables.geometry.values[event.milestone] or 0)
+    number = tables.geometry.values[event.milestone] or 0
+    why = f"the milestone's {number}"
+    state = score(tables, state, event.player, number, rule="MIL-ROAD-05", why=why)
     # MIL-BONUS-01: a milestone on a corner of a bush triangle earns its bonus tile.
     triangles = tables.geometry.point_triangles[event.milestone]
     return evolve(state, pending_bonus=claimable(state, event.player, triangles))
@@ -122,12 +125,14 @@ def build_house(tables: Tables, state: State, event: BuildHouse) -> State:
     if event.triangle in board.houses:
         raise RuleViolation("MIL-HOUSE-02", f"{event.triangle} already has a house")
     state = pay(state, event.player, tables.costs["house"], "MIL-BUILD-01", "a house")
-    state = use_piece(state, "houses", 1, "a house")
+    state = noted(tables, "MIL-BUILD-01", state)
+    state = noted(tables, "MIL-BUILD-02", use_piece(state, "houses", 1, "a house"))
     state = evolve(state, board=evolve(board, houses=(*board.houses, event.triangle)))
     # MIL-HOUSE-03: a house scores the uncovered numbers at its three corners.
     values = tables.geometry.values
     points = sum(values[p] or 0 for p in corners if not is_covered(board, p))
-    state = score(tables, state, event.player, points)
+    why = f"{points}: its uncovered corners"
+    state = score(tables, state, event.player, points, rule="MIL-HOUSE-03", why=why)
     # MIL-BONUS-01: a house on a bush triangle earns its bonus tile.
     return evolve(state, pending_bonus=claimable(state, event.player, (event.triangle,)))
 
@@ -143,11 +148,13 @@ def build_marketplace(tables: Tables, state: State, event: BuildMarketplace) -> 
     if event.point not in road_points(board):
         raise RuleViolation("MIL-MARKET-01", f"{event.point} is not on a road")
     state = pay(state, event.player, tables.costs["marketplace"], "MIL-BUILD-01", "a marketplace")
-    state = use_piece(state, "marketplaces", 1, "a marketplace")
+    state = noted(tables, "MIL-BUILD-01", state)
+    state = noted(tables, "MIL-BUILD-02", use_piece(state, "marketplaces", 1, "a marketplace"))
     ends = {k: v for k, v in board.road_ends.items() if k != event.point}
     board = evolve(board, marketplaces=(*board.marketplaces, event.point), road_ends=ends)
     # MIL-MARKET-02: a marketplace scores the number it covers.
-    return score(tables, evolve(state, board=board), event.player, value)
+    state = evolve(state, board=board)
+    return score(tables, state, event.player, value, rule="MIL-MARKET-02", why=f"{value}")
 
 
 def flour_choices(tables: Tables, board: MainBoard, marketplace: str) -> list[str]:
@@ -180,13 +187,14 @@ def deliver_flour(tables: Tables, state: State, event: DeliverFlour) -> State:
         raise RuleViolation("MIL-MILL-03", f"score only uncovered neighbours: {choices}")
     # MIL-MILL-01: each flour sack costs grain.
     state = pay(state, event.player, tables.costs["flour"], "MIL-MILL-01", "a flour sack")
-    state = use_piece(state, "flour_sacks", 1, "flour")
+    state = noted(tables, "MIL-MILL-01", state)
+    state = noted(tables, "MIL-BUILD-02", use_piece(state, "flour_sacks", 1, "flour"))
     board = evolve(board, flour=(*board.flour, event.marketplace))
     state = evolve(state, board=board)
     points = sum(tables.geometry.values[p] or 0 for p in numbers)
-    state = score(tables, state, event.player, points)
+    state = score(tables, state, event.player, points, rule="MIL-MILL-03", why="two numbers")
     # MIL-MILL-03: each delivery also earns a coin.
-    return gain_capped(state, event.player, COIN, tables.flour_coins)
+    return gain_capped(state, event.player, COIN, tables.flour_coins, tables, rule="MIL-MILL-03")
 
 
 def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
@@ -206,9 +214,10 @@ def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
     if worker is not None:
         workers[event.space] = evolve(worker, bonus=True)
     state = with_player(state, event.player, evolve(player, workers=workers))
+    state = noted(tables, "MIL-BONUS-02", state)
     tiles = {t: k for t, k in state.board.bonus_tiles.items() if t != event.triangle}
     state = evolve(state, board=evolve(state.board, bonus_tiles=tiles))
     rest = [t for t in state.pending_bonus if t != event.triangle]
     state = evolve(state, pending_bonus=claimable(state, event.player, rest))
     # MIL-BONUS-03: a claimed bonus tile scores one point.
-    return score(tables, state, event.player, tables.bonus_vp)
+    return score(tables, state, event.player, tables.bonus_vp, rule="MIL-BONUS-03")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reference.core.errors import RuleViolation
 from reference.core.state import added
-from reference.milestones.common import pay, require_turn, transfer, with_player
+from reference.milestones.common import noted, pay, require_turn, transfer, with_player
 from reference.milestones.events import BuyGood, HireWorkerTile, SellGoods
 from reference.milestones.names import COIN, GOODS, TILE_SPACES, TRADING_HOUSE, WORKER_SPACES
 from reference.milestones.rules_setup import place_tile
@@ -30,6 +30,7 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
     if event.space not in TILE_SPACES:
         raise RuleViolation("MIL-TRADE-03", f"a tile's left half lies on W1..W7, not {event.space}")
     state = pay(state, event.player, tables.worker_tile_cost, "MIL-TRADE-02", "a worker tile")
+    state = noted(tables, "MIL-TRADE-02", state)
     player = state.players[event.player]
     i = WORKER_SPACES.index(event.space)
     discarded = list(state.discarded_workers)
@@ -47,8 +48,13 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
         if old.covered:
             covers += 1
     player = place_tile(tables, player, event.tile, event.space)
-    supply = added(state.supply, {"cover_tiles": covers})
     display = tuple(t for t in state.display if t != event.tile)
+    if tables.recorder is not None:
+        laid = with_player(evolve(state, display=display), event.player, player)
+        laid = noted(tables, "MIL-TRADE-03", laid)
+        gone = {"discarded_workers": tuple(discarded), "discarded_bonus": tuple(bonus)}
+        noted(tables, "MIL-BONUS-05", evolve(laid, **gone))
+    supply = added(state.supply, {"cover_tiles": covers})
     state = evolve(
         state,
         display=display,
@@ -58,9 +64,11 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
         hired=True,
     )
     state = with_player(state, event.player, player)
+    if covers:
+        state = noted(tables, "MIL-TRADE-08", state, ("supply.cover_tiles",), f"{covers} back")
     # MIL-END-02: taking the last worker tile (display and pile empty) triggers the end.
     if not display and not state.draw_pile and state.end_trigger is None:
-        state = evolve(state, end_trigger=event.player)
+        state = noted(tables, "MIL-END-02", evolve(state, end_trigger=event.player))
     return state
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from reference.core.errors import RuleViolation
 from reference.core.state import added, next_seat, taken
-from reference.milestones.common import require_turn, uncovered, with_player
+from reference.milestones.common import noted, require_turn, uncovered, with_player
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
 from reference.milestones.names import (
     CASTLE,
@@ -85,9 +85,12 @@ def move(tables: Tables, state: State, event: Move) -> State:
     start = LOOP_INDEX[player.position]
     landing = LOOP[(start + event.steps) % len(LOOP)]
     good, amount = production(tables, player, start, event.steps)
+    rule = "MIL-PROD-01"
     if landing == TRADING_HOUSE and order_bonus(player):
         # MIL-TRADE-01: workers in non-falling number order give a coin on arrival.
-        good, amount = COIN, tables.order_bonus_coins
+        good, amount, rule = COIN, tables.order_bonus_coins, "MIL-TRADE-01"
+    if tables.recorder is not None:
+        _note_move(tables, state, event.player, landing, good, amount, rule, changes)
     # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left.
     amount = min(amount, state.supply[good]) if amount else 0
     supply = state.supply
@@ -102,9 +105,85 @@ def move(tables: Tables, state: State, event: Move) -> State:
         player = evolve(player, position=landing)
     if landing == CASTLE:
         changes.update(castle_tax(tables, player, supply))
+        if tables.recorder is not None:
+            dues = with_player(state, event.player, player, supply=supply, **changes)
+            why = f"{changes['returns_due']} to give back"
+            noted(tables, "MIL-CASTLE-02", dues, ("returns_due",), why)
+            cover = "a worker to cover" if changes["cover_due"] else "no worker to cover"
+            noted(tables, "MIL-CASTLE-03", dues, ("cover_due",), cover)
     # One copy of the state for the whole move.
     return with_player(
         state, event.player, player, supply=supply, moves_made=state.moves_made + 1, **changes
+    )
+
+
+def _note_move(
+    tables: Tables,
+    state: State,
+    name: str,
+    landing: str,
+    good: str,
+    amount: int,
+    rule: str,
+    changes: Mapping[str, Any],
+) -> None:
+    """Trace points of a move, rule by rule: the display refill falls due on leaving the
+    Trading House (MIL-TRADE-04), the pawn moves (MIL-MOVE-01), the landing worker
+    produces (MIL-PROD-01, doubled by bonus tiles under MIL-PROD-02) or the order bonus
+    pays (MIL-TRADE-01), as much as the supply holds (MIL-SUPPLY-01)."""
+    if changes:
+        state = noted(tables, "MIL-TRADE-04", evolve(state, **changes), ("refill_due",))
+    player = state.players[name]
+    moved = with_player(state, name, evolve(player, position=landing))
+    noted(tables, "MIL-MOVE-01", moved, (f"players.{name}.position",))
+    if not good:
+        worker = player.workers.get(landing)
+        if worker is not None:
+            path = _holding_path(name, PRODUCT[worker.kind])
+            noted(tables, "MIL-PROD-01", moved, (path,), "a covered worker produces nothing")
+        return
+    path = _holding_path(name, good)
+    doubled = 0
+    if rule == "MIL-PROD-01":
+        doubled = production_doubled(tables, player, LOOP_INDEX[player.position], landing)
+    parts = [(rule, amount - doubled, f"{amount - doubled} {good}")]
+    if doubled:
+        parts.append(("MIL-PROD-02", doubled, f"+{doubled} {good}: bonus tiles double"))
+    for part_rule, part, why in parts:
+        take = min(part, moved.supply[good])
+        moved = noted(tables, part_rule, _gained(moved, name, good, take), (path,), why)
+        if take < part:
+            noted(tables, "MIL-SUPPLY-01", moved, (path,), f"the supply held only {take}")
+
+
+def _holding_path(name: str, item: str) -> str:
+    """The path of what player ``name`` holds of an item (a good, or coins)."""
+    return f"players.{name}.coins" if item == COIN else f"players.{name}.goods.{item}"
+
+
+def _gained(state: State, name: str, item: str, n: int) -> State:
+    """``state`` with ``n`` of an item (a good or coins) moved from the supply to ``name``."""
+    if not n:
+        return state
+    p = state.players[name]
+    p = evolve(p, coins=p.coins + n) if item == COIN else evolve(p, goods=added(p.goods, {item: n}))
+    return with_player(state, name, p, supply=taken(state.supply, {item: n}))
+
+
+def production_doubled(tables: Tables, player: PlayerState, start: int, landing: str) -> int:
+    """Of a move's production, what bonus tiles add (MIL-PROD-02; explanations only)."""
+    steps = (LOOP_INDEX[landing] - start) % len(LOOP)
+    worker = player.workers.get(landing)
+    if worker is None or worker.covered:
+        return 0
+    extra = tables.bonus_worker_weight - 1
+    return sum(
+        extra
+        for k in range(1, steps + 1)
+        if (other := player.workers.get(LOOP[(start + k) % len(LOOP)])) is not None
+        and not other.covered
+        and other.kind == worker.kind
+        and other.bonus
     )
 
 
@@ -200,9 +279,14 @@ def final_scoring(tables: Tables, state: State, changes: Mapping[str, Any] | Non
         for name in top:
             extra[name] += tables.majority_win_vp if len(top) == 1 else tables.majority_tie_vp
     players = {name: evolve(p, vp=p.vp + extra[name]) for name, p in state.players.items()}
-    return evolve(
+    if tables.recorder is not None:
+        scored = evolve(state, players=players, majority_vp=extra, **(changes or {}))
+        vp = tuple(f"players.{name}.vp" for name in players)
+        noted(tables, "MIL-END-04", scored, ("majority_vp", *vp), "worker majorities")
+    over = evolve(
         state, players=players, phase=OVER, majority_vp=extra, current="", **(changes or {})
     )
+    return noted(tables, "MIL-END-03", over, ("phase",), "the final turns are over")
 
 
 def winners(state: State, tie_break: str) -> tuple[str, ...]:

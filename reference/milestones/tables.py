@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
 from reference.milestones.board import MapGeometry, parse_map
 from reference.milestones.names import ITEMS, KINDS, PIECES
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 
 @attrs.frozen
@@ -51,6 +56,8 @@ class Tables:
     worker_tiles: dict[str, WorkerTile]
     bonus_tiles: dict[str, int]
     geometry: MapGeometry
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a value (reference/core/trace.py)."""
 
 
 def _cost(data: DataSet, key: str) -> dict[str, int]:

@@ -14,6 +14,7 @@ from reference.municipium import rules_powers as powers
 from reference.municipium import rules_turn as turn
 from reference.municipium.invariants import field_refill_failures, invariant_failures
 from reference.municipium.options import MunicipiumOptions
+from reference.municipium.rules_flow import noted
 from reference.municipium.state import State, evolve
 from reference.municipium.tables import KINDS, Tables, read_tables
 
@@ -60,9 +61,26 @@ EVENT_RULES: dict[type, str] = {
     ev.ForumTakeFromInstitution: "MUN-FORUM-02",
     ev.RelocateMember: "MUN-PRAETORIUM-01",
 }
-"""The rule each event's changes are put down to when a divergence is explained (by event
-type only: a citizen event or decurion exchange inside an event is put down to the event's
-rule)."""
+"""The rule of each event class: what its changes are put down to when no trace point says
+more (the rules' own trace points credit a citizen event to MUN-CITIZEN-01, the decurions
+it makes to MUN-DECURION-01, ...), and the rule under which it is legal."""
+
+
+SETUP_MADE: dict[str, tuple[str, ...]] = {
+    "MUN-SETUP-01": ("institutions.*.citizens", "bag"),
+    "MUN-SETUP-02": ("institutions.*.favour", "favour_supply"),
+    "MUN-SETUP-03": ("prefect",),
+    "MUN-SETUP-05": (
+        "players.*.members",
+        "players.*.wreathed",
+        "players.*.unplaced",
+        "players.*.family_cards",
+        "common_deck",
+    ),
+    "MUN-SETUP-06": ("current", "temple_order"),
+}
+"""Which setup rule makes which values (explanations; the rest is the game's bookkeeping,
+or empty: citizens, favours and decurions in front of the families start at 0)."""
 
 
 class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
@@ -85,6 +103,8 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES
+    result_rule = "MUN-END-02"
+    setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rules_setup
 
@@ -148,11 +168,12 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         if mode == "immediate":
             # MUN-END-01 (end_mode immediate): the first family to reach the target wins
             # at once.
-            return evolve(after, phase="over")
+            return noted(self.tables, "MUN-END-01", evolve(after, phase="over"), ("phase",))
         if after.phase == "move" and after.current != before.current:
             # MUN-END-01 (end_mode finish_turn): the turn in which a family reached the
             # target is finished, then the game ends.
-            return evolve(after, phase="over", current=before.current, round=before.round)
+            over = evolve(after, phase="over", current=before.current, round=before.round)
+            return noted(self.tables, "MUN-END-01", over, ("phase",))
         return after
 
     def is_over(self, state: State) -> bool:

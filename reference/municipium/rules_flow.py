@@ -12,6 +12,32 @@ from reference.core.state import with_player as with_player
 from reference.municipium.state import Institution, PlayerState, State, evolve
 from reference.municipium.tables import KINDS, Tables
 
+# --- trace points ---------------------------------------------------------------------------
+
+
+def noted(
+    t: Tables, rule_id: str, state: State, decided: tuple[str, ...] = (), why: str = ""
+) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work, which
+    decided the paths ``decided`` (changed or not; ``why``: what it gave, in words); noted
+    only while a value is being explained (reference/core/trace.py); returns ``state``."""
+    if t.recorder is not None:
+        t.recorder.note(rule_id, state, decided, why)
+    return state
+
+
+def note_decurions(t: Tables, state: State, before: dict[str, PlayerState]) -> None:
+    """Trace point: the families of ``state`` that now hold more decurions than in
+    ``before`` made them by exchanging complete sets (MUN-DECURION-01)."""
+    if t.recorder is None:
+        return
+    for name, p in state.players.items():
+        made = p.decurions - before[name].decurions
+        if made > 0:
+            why = f"{made} complete set(s) exchanged"
+            t.recorder.note("MUN-DECURION-01", state, (f"players.{name}.decurions",), why)
+
+
 # --- small state edits --------------------------------------------------------------------
 
 
@@ -69,17 +95,23 @@ def ranking(state: State, institution: str) -> list[str]:
 # --- decurions ----------------------------------------------------------------------------
 
 
-def settle(state: State, name: str, player: PlayerState, **changes: Any) -> State:
+def settle(
+    state: State, name: str, player: PlayerState, t: Tables | None = None, **changes: Any
+) -> State:
     """The state with ``player`` as the family ``name``, once it has exchanged the complete
     sets it now holds (one copy of the state; see ``exchanged``; ``changes``: the caller's
-    other edits, in the same copy, a ``bag`` among them the bag spent citizens go back to)."""
+    other edits, in the same copy, a ``bag`` among them the bag spent citizens go back to).
+    With ``t``, a trace point notes the decurions made."""
     bag = changes.pop("bag", state.bag)
-    settled, bag, supply = exchanged(player, bag, state.favour_supply)
-    if bag is not state.bag:
-        changes["bag"] = bag
+    settled, new_bag, supply = exchanged(player, bag, state.favour_supply)
+    if new_bag is not state.bag:
+        changes["bag"] = new_bag
     if supply != state.favour_supply:
         changes["favour_supply"] = supply
-    return with_player(state, name, settled, **changes)
+    after = with_player(state, name, settled, **changes)
+    if t is not None and t.recorder is not None and settled is not player:
+        note_decurions(t, after, {**state.players, name: player})
+    return after
 
 
 def exchanged(
@@ -113,12 +145,23 @@ def exchanged(
     return player, bag, supply
 
 
-def gain_citizens(state: State, name: str, kind: str, count: int = 1, **changes: Any) -> State:
+def gain_citizens(
+    state: State,
+    name: str,
+    kind: str,
+    count: int = 1,
+    t: Tables | None = None,
+    rule: str = "",
+    **changes: Any,
+) -> State:
     """``name`` takes ``count`` citizens of ``kind`` (from wherever the caller took them;
-    ``changes``: the caller's other edits, in the same copy)."""
+    ``changes``: the caller's other edits, in the same copy). With ``t``, trace points note
+    the gain under ``rule`` and the decurions it makes."""
     player = state.players[name]
     gained = evolve(player, citizens=add(player.citizens, kind, count))
-    return settle(state, name, gained, **changes)
+    if t is not None and t.recorder is not None:
+        noted(t, rule, with_player(state, name, gained, **changes))
+    return settle(state, name, gained, t, **changes)
 
 
 # --- citizen event ------------------------------------------------------------------------
@@ -156,14 +199,24 @@ def citizen_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     for name, count in zip(order, (2, 1), strict=False):
         family = players[name]
         family = evolve(family, citizens=add(family.citizens, kind, count))
-        family, bag, supply = exchanged(family, bag, supply)
         players = {**players, name: family}
     if len(order) == 1:
         bag = add(bag, kind, 1)
+    if t.recorder is not None:
+        rule = "MUN-CITIZEN-01" if len(order) > 1 else "MUN-CITIZEN-02"
+        gained = {"institutions": places, "players": players, "bag": bag}
+        noted(t, rule, evolve(state, **{**changes, **gained}), (f"institutions.{institution}",))
+    before = players
+    for name in order[:2]:
+        family, bag, supply = exchanged(players[name], bag, supply)
+        players = {**players, name: family}
     # The emptied common area, the families (each settled), the bag and the favour supply
     # change in one copy with the caller's edits.
     emptied = {"institutions": places, "players": players, "bag": bag, "favour_supply": supply}
-    return evolve(state, **{**changes, **emptied})
+    after = evolve(state, **{**changes, **emptied})
+    if t.recorder is not None:
+        note_decurions(t, after, before)
+    return after
 
 
 # --- temple order -------------------------------------------------------------------------
@@ -180,6 +233,11 @@ def rerank_temple(state: State) -> State:
         key=lambda name: (-influence(state.players[name], "temple"), before[name]),
     )
     return evolve(state, temple_order=tuple(order))
+
+
+def temple_power(state: State, t: Tables) -> State:
+    """The temple's power: the temple order re-ranked (MUN-TEMPLE-01), with a trace point."""
+    return noted(t, "MUN-TEMPLE-01", rerank_temple(state), ("temple_order",))
 
 
 def initial_temple_order(state: State) -> State:
@@ -211,6 +269,10 @@ def end_turn(state: State, t: Tables, **changes: Any) -> State:
         turn: dict[str, Any] = {"phase": "move", "current": names[index + 1]}
     elif any(p.decurions >= t.decurions_to_end for p in players.values()):
         turn = {"phase": "over"}
+        if t.recorder is not None:
+            over = evolve(state, **{**changes, **TURN_CLEARED, **turn})
+            why = f"a family has {t.decurions_to_end} decurions: the round is finished"
+            return noted(t, "MUN-END-01", over, ("phase",), why)
     else:
         turn = {"phase": "move", "current": names[0], "round": state.round + 1}
     return evolve(state, **{**changes, **TURN_CLEARED, **turn})
@@ -275,7 +337,7 @@ def next_power(
         if not order:
             continue
         if institution == "temple":
-            state = rerank_temple(state)
+            state = temple_power(state, t)
             continue
         return evolve(
             state,
@@ -310,24 +372,62 @@ def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     bag = state.bag
     supply = state.favour_supply
     favour = place.favour
+    step = evolve(state, **changes, prefect=institution) if t.recorder is not None else state
+    step = noted(t, "MUN-PREFECT-05", step, ("prefect",))
+    gainers: list[str] = []
     if order and favour:
         favour = False
         first = players[order[0]]
         first = evolve(first, favours=first.favours + 1)
-        first, bag, supply = exchanged(first, bag, supply)
         players = {**players, order[0]: first}
+        gainers.append(order[0])
+        if t.recorder is not None:
+            place_now = {**step.institutions, institution: evolve(place, favour=False)}
+            step = evolve(step, players=players, institutions=place_now)
+            path = f"players.{order[0]}.favours"
+            step = noted(t, "MUN-PREFECT-01", step, (path,), "most influence takes the favour")
+    elif t.recorder is not None and favour:
+        why = "nobody is present: the favour stays"
+        step = noted(t, "MUN-PREFECT-03", step, (f"institutions.{institution}.favour",), why)
     if place.citizen_field is not None:
         kind = place.citizen_field
         if len(order) > 1:
             second = players[order[1]]
             second = evolve(second, citizens=add(second.citizens, kind, 1))
-            second, bag, supply = exchanged(second, bag, supply)
             players = {**players, order[1]: second}
+            gainers.append(order[1])
+            rule, why = "MUN-PREFECT-02", "second in influence takes the field's citizen"
         else:
             bag = add(bag, kind, 1)
+            rule = "MUN-PREFECT-07" if order else "MUN-PREFECT-03"
+            why = "no second family: the field's citizen goes back to the bag"
+        if t.recorder is not None:
+            here = evolve(step.institutions[institution], citizen_field=None)
+            step = evolve(
+                step,
+                players=players,
+                bag=bag,
+                institutions={**step.institutions, institution: here},
+            )
+            step = noted(t, rule, step, (f"institutions.{institution}.citizen_field",), why)
+    before = players
+    for name in gainers:
+        family, bag, supply = exchanged(players[name], bag, supply)
+        players = {**players, name: family}
+    if t.recorder is not None:
+        step = evolve(step, players=players, bag=bag, favour_supply=supply)
+        note_decurions(t, step, before)
     if not favour and supply > 0:
         favour = True
         supply -= 1
+        if t.recorder is not None:
+            here = evolve(step.institutions[institution], favour=True)
+            refilled = evolve(
+                step, institutions={**step.institutions, institution: here}, favour_supply=supply
+            )
+            why = "the favour field is refilled from the supply"
+            refill = (f"institutions.{institution}.favour", "favour_supply")
+            noted(t, "MUN-PREFECT-04", refilled, refill, why)
     # The prefect, the institution (its fields as left above, in one copy), the families
     # (each settled above), the bag and the favour supply change in one copy of the state
     # with what follows.

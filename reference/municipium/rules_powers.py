@@ -144,7 +144,8 @@ def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) 
     if victim.citizens[event.kind] == 0:
         raise RuleViolation("MUN-FORUM-01", f"{event.victim} holds no {event.kind} citizen")
     victim = evolve(victim, citizens=add(victim.citizens, event.kind, -1))
-    state = gain_citizens(with_player(state, event.victim, victim), event.player, event.kind)
+    state = with_player(state, event.victim, victim)
+    state = gain_citizens(state, event.player, event.kind, 1, t, rule="MUN-FORUM-01")
     return next_power(state, t)
 
 
@@ -158,7 +159,8 @@ def forum_take_from_institution(t: Tables, state: State, event: ForumTakeFromIns
             "MUN-FORUM-02", f"the {event.institution}'s common area holds no citizen"
         )
     places = {**state.institutions, event.institution: evolve(place, citizens=place.citizens - 1)}
-    state = gain_citizens(state, event.player, t.home[event.institution], institutions=places)
+    kind = t.home[event.institution]
+    state = gain_citizens(state, event.player, kind, 1, t, rule="MUN-FORUM-02", institutions=places)
     return next_power(state, t)
 
 

@@ -29,6 +29,7 @@ from reference.municipium.rules_flow import (
     member_tag,
     moved_one,
     next_power,
+    noted,
     prefect_event,
     ranking,
 )
@@ -138,11 +139,16 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
         target = state.field_for or ""
         places = dict(state.institutions)
         places[target] = evolve(places[target], citizen_field=event.kind)
+        if t.recorder is not None:
+            refill = evolve(state, institutions=places, bag=bag)
+            why = f"a {event.kind} drawn for the citizen field"
+            noted(t, "MUN-PREFECT-04", refill, (f"institutions.{target}.citizen_field",), why)
         return end_turn(state, t, institutions=places, bag=bag)
     if state.draw_for == "basilica":
         # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user (taken from
         # the bag in the same copy).
-        state = gain_citizens(state, state.power_user or "", event.kind, bag=bag)
+        user = state.power_user or ""
+        state = gain_citizens(state, user, event.kind, 1, t, rule="MUN-BASILICA-02", bag=bag)
         return next_power(state, t)
     homes = t.homes_of[event.kind]
     if len(homes) == 1:
@@ -162,6 +168,8 @@ def _setup_field(state: State, t: Tables, kind: str, bag: dict[str, int]) -> Sta
             places[name] = evolve(place, citizen_field=kind)
             break
     filled = all(places[n].citizen_field is not None for n in t.meeting_rooms)
+    if t.recorder is not None:
+        noted(t, "MUN-SETUP-04", evolve(state, bag=bag, institutions=places), ("institutions",))
     # MUN-CITIZEN-04: an empty bag gives nothing; the fields left empty stay empty (only a
     # profile with few citizens can empty the bag here).
     if filled or sum(bag.values()) == 0:
@@ -196,6 +204,9 @@ def _placed(state: State, t: Tables, institution: str, **changes: Any) -> State:
     else:
         # No citizen event: the citizen joins the common area in the copy that goes on.
         placed["institutions"] = places
+        if t.recorder is not None:
+            where = (f"institutions.{institution}.citizens",)
+            noted(t, "MUN-CITIZEN-03", evolve(state, **placed), where, "a citizen joins")
     if state.draw_for == "emporium":
         return evolve(state, phase="power", draw_for="", chooser=None, **placed)
     return continue_card_draws(state, t, state.draws_left, **placed)
@@ -221,7 +232,8 @@ def place_member(t: Tables, state: State, event: PlaceMember) -> State:
         return evolve(state, players=players, current=names[index + 1])
     if players[names[0]].unplaced > 0:
         return evolve(state, players=players, current=names[0])
-    state = initial_temple_order(evolve(state, players=players))
+    state = noted(t, "MUN-PLACE-01", evolve(state, players=players))
+    state = noted(t, "MUN-PLACE-03", initial_temple_order(state), ("temple_order",))
     return evolve(state, phase="move", current=names[0], round=1)
 
 
@@ -283,12 +295,13 @@ def draw_common(t: Tables, state: State, event: DrawCommon) -> State:
     again from the shuffled discard pile."""
     expect_phase(state, "move")
     if not state.common_deck:
-        return evolve(
+        reshuffled = evolve(
             state,
             common_deck=tuple(sorted(state.common_discard)),
             common_discard=(),
             phase="reveal",
         )
+        return noted(t, "MUN-CARD-03", reshuffled, ("common_deck", "common_discard"))
     return evolve(state, phase="reveal")
 
 

@@ -6,10 +6,15 @@ a profile value of the wrong shape raises ``BadOptions`` naming the key.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 INSTITUTIONS: tuple[str, ...] = (
     "temple",
@@ -68,6 +73,8 @@ class Tables:
     """The common card ids, sorted (what the deck and discard pile hold between them)."""
     family_ids: tuple[str, ...]
     """The family card ids, sorted (what each family holds, face up or spent)."""
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a value (reference/core/trace.py)."""
 
 
 def _institutions(data: DataSet) -> tuple[tuple[str, ...], dict[str, str], tuple[str, ...]]:

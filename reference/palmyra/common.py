@@ -8,7 +8,24 @@ from reference.core.evolve import evolve as evolve
 from reference.core.state import with_player as with_player
 from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
 from reference.palmyra.state import LEGION, NO_ACTION, OVER, PlayerState, State
+from reference.palmyra.tables import Config
 from reference.palmyra.tiles import TILES
+
+
+def noted(
+    cfg: Config, rule_id: str, state: State, decided: tuple[str, ...] = (), why: str = ""
+) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work, which
+    decided the paths ``decided`` (changed or not; ``why``: what it gave, in words); noted
+    only while a value is being explained (reference/core/trace.py); returns ``state``."""
+    if cfg.recorder is not None:
+        cfg.recorder.note(rule_id, state, decided, why)
+    return state
+
+
+def coins_and_bank(name: str) -> tuple[str, ...]:
+    """The paths a payment between player ``name`` and the bank decides."""
+    return (f"players.{name}.coins", "bank")
 
 
 def position(player: PlayerState, piece: str) -> str:
@@ -61,9 +78,15 @@ def with_added(tiles: tuple[str, ...], *codes: str) -> tuple[str, ...]:
     return tuple(sorted(tiles + codes))
 
 
-def finish(state: State, reason: str) -> State:
-    """The game ends at once (PAL-END-01, PAL-END-02); ``reason`` is 'tiles' or 'bank'."""
-    return evolve(state, phase=OVER, end=reason, draws_due=(), action=NO_ACTION)
+def finish(state: State, reason: str, cfg: Config | None = None) -> State:
+    """The game ends at once (PAL-END-01, PAL-END-02); ``reason`` is 'tiles' or 'bank'
+    (with ``cfg``, a trace point notes the rule)."""
+    over = evolve(state, phase=OVER, end=reason, draws_due=(), action=NO_ACTION)
+    if cfg is not None and cfg.recorder is not None:
+        rule = "PAL-END-02" if reason == "bank" else "PAL-END-01"
+        why = "the bank is empty" if reason == "bank" else "no more tiles can be drawn"
+        cfg.recorder.note(rule, over, ("phase", "end"), why)
+    return over
 
 
 def is_icon(code: str) -> bool:

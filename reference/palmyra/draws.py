@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.errors import MalformedEvent, RuleViolation
-from reference.palmyra.common import evolve, finish, with_added
+from reference.palmyra.common import evolve, finish, noted, with_added
 from reference.palmyra.events import ChooseExtraTile, DrawTile
 from reference.palmyra.state import CHOOSE, DRAW, MOVE, REORGANISE, SETUP, TURN, Draw, State
 from reference.palmyra.tables import Config
@@ -54,7 +54,7 @@ def start_draws(
     if not queue:
         if short:
             # PAL-END-01: a tile had to be drawn and could not be.
-            return finish(state, "tiles")
+            return finish(state, "tiles", cfg)
         return after_draws(cfg, evolve(state, draws_due=(), short=False))
     return evolve(state, phase=DRAW, draws_due=queue, short=short)
 
@@ -114,6 +114,10 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
         "large_stack": large,
         "small_stack": small,
     }
+    if cfg.recorder is not None:
+        rule = draw_rule(state)
+        why = f"{due.player} draws a {due.size} tile"
+        noted(cfg, rule, evolve(state, **drawn), (f"players.{due.player}.supply",), why)
     # PAL-END-01 (default tiles_end=stacks_empty): once both stacks are empty no more land
     # tiles can be drawn, and the game ends at once (any draws still due are void).
     if (
@@ -121,13 +125,21 @@ def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
         and not any(large.values())
         and not any(small.values())
     ):
-        return finish(evolve(state, **drawn), "tiles")
+        return finish(evolve(state, **drawn), "tiles", cfg)
     if drawn["draws_due"]:
         return evolve(state, **drawn)
     if state.short:
         # PAL-END-01: the draw fell short: the game ends once what there was is drawn.
-        return finish(evolve(state, **drawn), "tiles")
+        return finish(evolve(state, **drawn), "tiles", cfg)
     return after_draws(cfg, state, **drawn)
+
+
+def draw_rule(state: State) -> str:
+    """The rule a tile is drawn under: the starting tiles (PAL-SETUP-03), Reorganise's tile
+    (PAL-REORG-01) or tiles earned by Conquer (PAL-CONQ-02)."""
+    if state.action.kind == REORGANISE:
+        return "PAL-REORG-01"
+    return "PAL-SETUP-03" if state.phase == SETUP else "PAL-CONQ-02"
 
 
 def stacks_empty(state: State) -> bool:

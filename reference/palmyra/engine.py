@@ -68,8 +68,21 @@ EVENT_RULES: dict[type, str] = {
     ev.MovePiece: "PAL-REORG-02",
     ev.DrawTile: "PAL-DRAW-01",
 }
-"""The rule each event's changes are put down to when a divergence is explained (by event
-type only: the coins paid at ``end_action`` are put down to PAL-TURN-02)."""
+"""The rule of each event class: what its changes are put down to when no trace point says
+more (the rules' own trace points credit a tax payout to PAL-TAX-02, its bonus to
+PAL-TAX-05, ...), and the rule under which it is legal."""
+
+
+SETUP_MADE: dict[str, tuple[str, ...]] = {
+    "PAL-SETUP-01": ("city",),
+    "PAL-SETUP-02": ("players.*.legion", "players.*.censor"),
+    "PAL-SETUP-03": ("players.*.coins", "draws_due"),
+    "PAL-SETUP-05": ("current",),
+    "PAL-SETUP-06": ("bank",),
+    "PAL-TILE-02": ("large_stack", "small_stack"),
+}
+"""Which setup rule makes which values (explanations; the rest is the game's bookkeeping).
+The advanced game's extra coin (PAL-SETUP-04) is part of the starting coins."""
 
 
 class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
@@ -93,6 +106,8 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES
+    result_rule = "PAL-END-03"
+    setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rules_setup
 
@@ -125,6 +140,10 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
             *(Term(piece, "piece") for piece in PIECES),
             *(Term(action, "action") for action in (CONQUER, TAX, REORGANISE)),
         )
+
+    def scoring_rule(self) -> str:
+        """Most coins wins (PAL-END-03); the solo game is won by the target (PAL-SOLO-03)."""
+        return "PAL-SOLO-03" if self.tables.solo else "PAL-END-03"
 
     def read_tables(self, data: DataSet, options: PalmyraOptions) -> Config:
         """The typed tables (PAL data keys) with the options; data that cannot set up even

@@ -5,11 +5,13 @@ from __future__ import annotations
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.core.stock import take
 from reference.palmyra.common import (
+    coins_and_bank,
     evolve,
     finish,
     fits,
     is_icon,
     move_to,
+    noted,
     occupied,
     position,
     targets,
@@ -30,10 +32,11 @@ from reference.palmyra.state import (
     STARTED,
     TAX,
     TURN,
+    Draw,
     State,
 )
 from reference.palmyra.tables import Config
-from reference.palmyra.tiles import TILES, describe
+from reference.palmyra.tiles import LARGE, SMALL, TILES, describe
 from reference.palmyra.turns import end_turn
 
 
@@ -181,27 +184,80 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
     # PAL-CHAIN-04: with lone_icon=forbidden, a first icon tile needs a plain partner.
     if lone_icon_blocked(cfg, state, player.supply, event.tile, event.cell):
         raise RuleViolation("PAL-CHAIN-04", "no plain tile could follow this icon tile")
-    value = match_value(cfg, state, event.tile, event.cell, origin)
+    land, icon = match_parts(cfg, state, event.tile, event.cell, origin)
     # PAL-CHAIN-06: the acting piece moves onto the new tile.
     new_player = move_to(
         player, action.piece, event.cell, supply=without(player.supply, event.tile)
     )
     board = dict(state.board)
     board[event.cell] = event.tile
-    new_action = evolve(action, placed=(*action.placed, event.cell), earned=action.earned + value)
-    return with_player(state, event.player, new_player, board=board, action=new_action)
+    earned = action.earned + land + icon
+    new_action = evolve(action, placed=(*action.placed, event.cell), earned=earned)
+    placed = with_player(state, event.player, new_player, board=board, action=new_action)
+    if cfg.recorder is not None:
+        _note_placement(cfg, state, event, origin, board, (land, icon))
+    return placed
+
+
+def _note_placement(
+    cfg: Config,
+    state: State,
+    event: PlaceTile,
+    origin: str,
+    board: dict[str, str],
+    parts: tuple[int, int],
+) -> None:
+    """Trace points of a placement, rule by rule: the tile leaves the supply for the board
+    (PAL-PLACE-01), the piece moves onto it (PAL-CHAIN-06), the matches it earns by
+    landscape (PAL-MATCH-01) and by icon (PAL-MATCH-02), and a match an occupied tile did
+    not pay (PAL-MATCH-03)."""
+    player = state.players[event.player]
+    action = state.action
+    land, icon = parts
+    unit = "tiles" if action.kind == CONQUER else "coins"
+    laid = evolve(player, supply=without(player.supply, event.tile))
+    step = noted(cfg, "PAL-PLACE-01", with_player(state, event.player, laid, board=board))
+    moved = move_to(laid, action.piece, event.cell)
+    step = noted(cfg, "PAL-CHAIN-06", with_player(step, event.player, moved))
+    earned = ("action.earned",)
+    after = evolve(action, placed=(*action.placed, event.cell), earned=action.earned + land)
+    step = noted(cfg, "PAL-MATCH-01", evolve(step, action=after), earned, f"{land} {unit}")
+    if icon:
+        after = evolve(after, earned=after.earned + icon)
+        step = noted(cfg, "PAL-MATCH-02", evolve(step, action=after), earned, f"{icon} {unit}")
+    lost = occupied_matches(cfg, state, event.tile, event.cell, origin)
+    if origin in lost:
+        why = "the tile the piece came from matches, but matches are counted before it moves"
+        noted(cfg, "PAL-MATCH-05", step, earned, why)
+    others = len(lost - {origin})
+    if others:
+        why = f"{others} matching tile(s) occupied: they pay nothing"
+        noted(cfg, "PAL-MATCH-03", step, earned, why)
 
 
 def match_value(cfg: Config, state: State, code: str, cell: str, origin: str) -> int:
     """What a tile placed on ``cell`` earns from its neighbours (PAL-MATCH-01..05)."""
+    land, icon = match_parts(cfg, state, code, cell, origin)
+    return land + icon
+
+
+def _taken(cfg: Config, state: State, origin: str) -> set[str]:
+    """The cells whose tiles pay no match (PAL-MATCH-03: occupied). PAL-MATCH-05: by
+    default the acting piece still stands on its origin (occupied)."""
     taken = occupied(state)
-    # PAL-MATCH-05: by default the acting piece still stands on its origin (occupied).
     if cfg.options.match_timing == "after_move":
         taken.discard(origin)
+    return taken
+
+
+def match_parts(cfg: Config, state: State, code: str, cell: str, origin: str) -> tuple[int, int]:
+    """What a tile placed on ``cell`` earns from its neighbours (PAL-MATCH-01..05), as
+    (by landscape, by icon)."""
+    taken = _taken(cfg, state, origin)
     tile = TILES[code]
     land_pay, icon_pay = cfg.tables.landscape_reward, cfg.tables.icon_reward
     add = cfg.options.icon_match == "add"
-    total = 0
+    by_land = by_icon = 0
     for n in neighbours(cell):
         other_code = state.board.get(n)
         # PAL-MATCH-03: occupied tiles never count; PAL-MATCH-04: the city is neutral.
@@ -210,12 +266,31 @@ def match_value(cfg: Config, state: State, code: str, cell: str, origin: str) ->
         other = TILES[other_code]
         land = tile.landscape == other.landscape
         icon = tile.icon != "" and tile.icon == other.icon
-        # PAL-MATCH-01: same landscape pays 1; PAL-MATCH-02: same icon pays 2.
-        if add:
-            total += land_pay * land + icon_pay * icon
-        else:
-            total += icon_pay if icon else (land_pay if land else 0)
-    return total
+        # PAL-MATCH-01: same landscape pays 1; PAL-MATCH-02: same icon pays 2 (instead of
+        # the landscape's unless option icon_match=add).
+        if icon:
+            by_icon += icon_pay
+            if add and land:
+                by_land += land_pay
+        elif land:
+            by_land += land_pay
+    return by_land, by_icon
+
+
+def occupied_matches(cfg: Config, state: State, code: str, cell: str, origin: str) -> set[str]:
+    """The neighbours of ``cell`` that would match a tile ``code`` but are occupied
+    (PAL-MATCH-03: they pay nothing); for explanations only."""
+    taken = _taken(cfg, state, origin)
+    tile = TILES[code]
+    lost = set()
+    for n in neighbours(cell):
+        other_code = state.board.get(n)
+        if other_code is None or n not in taken:
+            continue
+        other = TILES[other_code]
+        if tile.landscape == other.landscape or (tile.icon != "" and tile.icon == other.icon):
+            lost.add(n)
+    return lost
 
 
 def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
@@ -279,8 +354,18 @@ def end_chain(cfg: Config, state: State, event: EndAction) -> State:
         if tiles_choice_matters(state, k):
             return evolve(state, phase=CHOOSE, action=evolve(action, tiles_due=k))
         large, small, short = plan_draws(state, k, None)
+        if cfg.recorder is not None:
+            _note_earned(cfg, state, event.player, k, large, small)
         return start_draws(cfg, state, event.player, large, small, short)
     return pay_taxes(cfg, state, event.player, emperor)
+
+
+def _note_earned(cfg: Config, state: State, name: str, k: int, large: int, small: int) -> None:
+    """Trace point of Conquer's end: the earned tiles due, as many large as small
+    (PAL-CONQ-03)."""
+    draws = (Draw(name, LARGE),) * large + (Draw(name, SMALL),) * small
+    why = f"{k} tile(s) earned: {large} large, {small} small"
+    noted(cfg, "PAL-CONQ-03", evolve(state, draws_due=draws), ("draws_due",), why)
 
 
 def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
@@ -296,10 +381,46 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     else:
         bonus = face_down if base >= face_down else 0
     # PAL-EMP-05/06: the emperor's coin comes after the threshold test, even on a zero tax.
-    owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
+    crown = cfg.tables.emperor_tax_bonus if emperor else 0
+    owed = base + bonus + crown
+    if cfg.recorder is not None:
+        _note_payout(cfg, state, name, (base, bonus, crown), face_down, emperor)
     # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
     paid, bank = take(state.bank, owed)
     state = with_player(state, name, evolve(player, coins=player.coins + paid), bank=bank)
     if state.bank == 0:
-        return finish(state, "bank")
+        return finish(state, "bank", cfg)
     return end_turn(cfg, state)
+
+
+def _note_payout(
+    cfg: Config,
+    state: State,
+    name: str,
+    amounts: tuple[int, int, int],
+    face_down: int,
+    emperor: bool,
+) -> None:
+    """Trace points of a tax payout, part by part: the tax (PAL-TAX-02), the face-down
+    bonus (PAL-TAX-05, decided even when none is due) and the emperor's coin (PAL-EMP-05),
+    each as much as the bank paid of it; a part it could not pay in full is PAL-END-04's."""
+    base, bonus, crown = amounts
+    if bonus:
+        bonus_words = f"+{bonus}: {face_down} face-down tile(s) against {base} coins of tax"
+    else:
+        bonus_words = f"no face-down bonus: {face_down} face-down tile(s), {base} coins of tax"
+    parts = [
+        ("PAL-TAX-02", base, f"tax {base}: the coins the action's matches earned"),
+        ("PAL-TAX-05", bonus, bonus_words),
+    ]
+    if emperor:
+        parts.append(("PAL-EMP-05", crown, f"the emperor's {crown} coin(s)"))
+    coins, bank = state.players[name].coins, state.bank
+    decided = coins_and_bank(name)
+    for rule, owed, why in parts:
+        pay, bank = take(bank, owed)
+        coins += pay
+        step = with_player(state, name, evolve(state.players[name], coins=coins), bank=bank)
+        noted(cfg, rule, step, decided, why)
+        if pay < owed:
+            noted(cfg, "PAL-END-04", step, decided, f"the bank paid {pay} of {owed}")

@@ -5,9 +5,11 @@ from __future__ import annotations
 from reference.core.errors import MalformedEvent, RuleViolation
 from reference.core.stock import put_back
 from reference.palmyra.common import (
+    coins_and_bank,
     evolve,
     finish,
     move_to,
+    noted,
     occupied,
     position,
     stands_on,
@@ -52,7 +54,7 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
     if not has_tiles:
         # PAL-END-01 (tiles_end=draw_fails; by default empty stacks have ended the game
         # already): both stacks are empty, so the tile cannot be drawn: the game ends.
-        return finish(state, "tiles")
+        return finish(state, "tiles", cfg)
     # One tile is due from the chosen stack (a chance draw; then the pieces move).
     return evolve(
         state,
@@ -77,6 +79,10 @@ def take_emperor(cfg: Config, state: State, name: str) -> State:
     if player.coins < price:
         raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
     new_player = evolve(player, coins=player.coins - price)
+    if cfg.recorder is not None:
+        paid = with_player(state, name, new_player, bank=put_back(state.bank, price))
+        noted(cfg, "PAL-EMP-02", paid, coins_and_bank(name), f"the emperor costs {price}")
+        noted(cfg, "PAL-EMP-03", evolve(paid, emperor=name), ("emperor",))
     return with_player(state, name, new_player, emperor=name, bank=put_back(state.bank, price))
 
 

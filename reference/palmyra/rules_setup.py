@@ -49,7 +49,7 @@ def new_game(cfg: Config, players: Sequence[str]) -> State:
         state = after_draws(cfg, state)
         # PAL-END-01: with both stacks empty from the start no tile can ever be drawn.
         if cfg.options.tiles_end == "stacks_empty" and stacks_empty(state):
-            state = finish(state, "tiles")
+            state = finish(state, "tiles", cfg)
     return state
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
@@ -10,6 +12,9 @@ from reference.core.stock import Stock
 from reference.palmyra.lattice import cell_name, kind_of, parse_cell
 from reference.palmyra.options import ADVANCED, SOLO, PalmyraOptions
 from reference.palmyra.tiles import TILES
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 
 @attrs.frozen
@@ -114,6 +119,8 @@ class Config:
 
     tables: Tables
     options: PalmyraOptions
+    recorder: Recorder | None = None
+    """Set only in the recording copy that explains a value (reference/core/trace.py)."""
 
     @property
     def advanced(self) -> bool:

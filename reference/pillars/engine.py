@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from copy import copy as clone
 from pathlib import Path
 from typing import Any
-
-import attrs
 
 from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
-from reference.core.trace import Recorder
 from reference.pillars import asking, legal, rounds, rules_actions, rules_cards, vocabulary
 from reference.pillars import events as ev
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
@@ -83,6 +79,19 @@ EVENT_RULES: dict[type, str] = {
 """The rule each event's own work rests on (the steps it sets off note their own rules)."""
 
 
+SETUP_MADE: dict[str, tuple[str, ...]] = {
+    "PIL-SETUP-01": ("players.*.gold", "players.*.vp", "start_player", "seats"),
+    "PIL-SETUP-02": ("players.*.craftsmen",),
+    "PIL-SETUP-03": ("players.*.workers", "players.*.grey_workers"),
+    "PIL-SETUP-04": ("players.*.master_builders", "players.*.builders_next_round"),
+    "PIL-SETUP-05": ("market", "kings_court_metal", "castle_workers", "cost"),
+    "PIL-SETUP-06": ("advantage_deck", "events_unseen", "craftsman_deck"),
+    "PIL-SETUP-07": ("supply",),
+}
+"""Which setup rule makes which values (explanations; the rest is the game's bookkeeping:
+round, phase, stage, empty piles)."""
+
+
 class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     """The Pillars of the Earth base game for 2-4 players, configured by options and data.
 
@@ -101,6 +110,8 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     state_type = State
     handlers = HANDLERS
     event_rules = EVENT_RULES
+    result_rule = "PIL-END-01"
+    setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rounds
 
@@ -112,12 +123,6 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     def read_tables(self, data: DataSet, options: PillarsOptions) -> Ctx:
         """The typed tables (PIL data keys) with the options and the board's spaces."""
         return make_ctx(read_tables(data), options)
-
-    def recording(self, recorder: Recorder) -> Pillars:
-        """A copy whose trace points note into ``recorder`` (explaining a divergence)."""
-        copy: Pillars = clone(self)
-        copy.tables = attrs.evolve(self.tables, recorder=recorder)
-        return copy
 
     def pending(self, state: State) -> tuple[str, ...]:
         """Every player whose decision is due (independent decisions: any order)."""

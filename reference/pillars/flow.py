@@ -4,17 +4,19 @@ VP arithmetic, cube movements, and seat order."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from reference.core.state import clockwise_from as seat_order_from
 from reference.core.state import with_player as with_player
 from reference.core.stock import Stock, put_back, take
-from reference.core.trace import Recorder
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 ORDERED_LOCATIONS = frozenset(LOCATIONS) - {"kingsbridge", "shiring"}
 """Locations whose spaces fill from the first (the player chooses among Kingsbridge and
@@ -53,21 +55,31 @@ def make_ctx(t: Tables, o: PillarsOptions) -> Ctx:
     return Ctx(t, o, spaces, locations, filled_first)
 
 
-def noted(ctx: Ctx, rule_id: str, state: State) -> State:
-    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work (noted
-    only while a divergence is being explained); returns ``state``."""
+def noted(
+    ctx: Ctx, rule_id: str, state: State, decided: tuple[str, ...] = (), why: str = ""
+) -> State:
+    """Trace point: ``state`` is the state once rule ``rule_id`` has done its work, which
+    decided the paths ``decided`` (changed or not; ``why``: what it gave, in words); noted
+    only while a value is being explained (reference/core/trace.py); returns ``state``."""
     if ctx.recorder is not None:
-        ctx.recorder.note(rule_id, state)
+        ctx.recorder.note(rule_id, state, decided, why)
     return state
 
 
-def note_work(ctx: Ctx, rule_id: str, state: State, **working: Any) -> None:
+def note_work(
+    ctx: Ctx,
+    rule_id: str,
+    state: State,
+    decided: tuple[str, ...] = (),
+    why: str = "",
+    **working: Any,
+) -> None:
     """Trace point inside a step that works on copies (``players``, ``supply``, ...): the
-    state with (copies of) them, once rule ``rule_id`` has done its work; only while
-    recording."""
+    state with (copies of) them, once rule ``rule_id`` has done its work (``decided`` and
+    ``why`` as for ``noted``); only while recording."""
     if ctx.recorder is not None:
         copies = {k: dict(v) if isinstance(v, dict) else v for k, v in working.items()}
-        ctx.recorder.note(rule_id, evolve(state, **copies))
+        ctx.recorder.note(rule_id, evolve(state, **copies), decided, why)
 
 
 @cache

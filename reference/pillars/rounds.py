@@ -124,7 +124,7 @@ def end_round(ctx: Ctx, state: State) -> State:
         "queue": (),
         "returning": False,
     }
-    note_work(ctx, "PIL-ROUND-05", state, **cleared)
+    note_work(ctx, "PIL-ROUND-05", state, (), "", **cleared)
     # PIL-ROUND-06: the game ends after the last round.
     if state.round >= ctx.t.rounds:
         players = {n: evolve(p, grey_workers=0, workers_placed=0) for n, p in state.players.items()}

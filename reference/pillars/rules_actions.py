@@ -87,7 +87,11 @@ def play_advantage(ctx: Ctx, state: State, ev: PlayAdvantage) -> State:
             state = evolve_player(state, ev.player, protected=True)
     elif effect == "tax_exemption":
         state = pay_tax(ctx, state, ev.player)
-    state = noted(ctx, rule, evolve(state, queue=queue))
+    state = evolve(state, queue=queue)
+    if ctx.recorder is not None:
+        exempt = ev.play and effect == "tax_exemption"
+        decided = (f"players.{ev.player}.gold",) if exempt else ()
+        noted(ctx, rule, state, decided, "no tax: the tax exemption is played" if exempt else "")
     if queue:
         return state
     return resolve_event(ctx, state) if effect == "protection" else steps_10_to_12(ctx, state)

@@ -274,6 +274,20 @@ def _after_decision(ctx: Ctx, state: State, **changes: Any) -> State:
     return state if state.passed_builders else start_actions(ctx, state)
 
 
+def cost_rule(ctx: Ctx, state: State, remigius: bool) -> tuple[str, str]:
+    """The rule that prices a placement now, and the price in words (explanations only)."""
+    if remigius:
+        return "PIL-ADV-10", "cost 0: Remigius places this builder free"
+    if state.stage == "place_passed":
+        return "PIL-BUILD-05", "cost 0: a passed builder is placed free once the bag is empty"
+    if state.draws >= ctx.t.free_from_draw:
+        first = ctx.t.free_from_draw
+        return "PIL-BUILD-04", f"cost 0: draw {state.draws} is free (from draw {first} on)"
+    if state.cost == 0:
+        return "PIL-BUILD-03", "cost 0: the cost marker stands at 0"
+    return "PIL-BUILD-02", f"cost {state.cost}: the cost marker"
+
+
 def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> State:
     """Put a builder on a master-builder space."""
     if state.phase != "builders" or state.stage not in ("decide", "place_passed"):
@@ -310,9 +324,10 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
     if cost or ev.remigius:
         players = dict(players)
         players[ev.player] = evolve(p, gold=p.gold - cost, advantages=advantages)
-    note_work(
-        ctx, "PIL-ADV-10" if ev.remigius else "PIL-BUILD-02", state, players=players, spaces=spaces
-    )
+    if ctx.recorder is not None:
+        rule, why = cost_rule(ctx, state, ev.remigius)
+        gold = (f"players.{ev.player}.gold",)
+        note_work(ctx, rule, state, gold, why, players=players, spaces=spaces)
     if state.stage == "place_passed":
         rest = state.passed_builders[1:]
         state = evolve(state, players=players, spaces=spaces, passed_builders=rest, **changes)
@@ -327,5 +342,8 @@ def pass_master_builder(ctx: Ctx, state: State, ev: PassMasterBuilder) -> State:
     if state.draws >= ctx.t.free_from_draw:
         raise RuleViolation("PIL-BUILD-04", f"draw {state.draws} is free and must be placed")
     passed = state.passed_builders + (ev.player,)
-    note_work(ctx, "PIL-BUILD-05", state, passed_builders=passed)
+    if ctx.recorder is not None:
+        gold = (f"players.{ev.player}.gold",)
+        why = "no cost: a passed builder waits, to be placed free later"
+        note_work(ctx, "PIL-BUILD-05", state, gold, why, passed_builders=passed)
     return _after_decision(ctx, state, passed_builders=passed)

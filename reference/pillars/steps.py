@@ -69,6 +69,8 @@ def resolve_event(ctx: Ctx, state: State) -> State:
     changed = False
     for name in turn_order(state):
         if not event_affects(ctx, state, name):
+            if ctx.recorder is not None:
+                _note_spared(ctx, state, name, players, supply)
             continue
         p = players[name]
         if card.effect == "gold" and p.gold < -card.amount:
@@ -107,6 +109,33 @@ def resolve_event(ctx: Ctx, state: State) -> State:
         stage = "division" if card.effect == "discard_craftsman" else "archbishop"
         return evolve(state, stage=stage, queue=tuple(choosers))
     return to_bishop(ctx, state)
+
+
+EFFECT_PATHS = {"gold": "gold", "vp": "vp", "metal": "resources.metal", "wool_mill_gold": "gold"}
+"""The player's value an event card's effect changes (for a trace point)."""
+
+
+def _note_spared(
+    ctx: Ctx, state: State, name: str, players: dict[str, PlayerState], supply: dict[str, Stock]
+) -> None:
+    """Trace point: the event leaves player ``name`` alone (protected, or on the Bishop's
+    seat when a positive event gives its occupant the cube only)."""
+    assert state.event is not None
+    card = ctx.t.events[state.event]
+    field = EFFECT_PATHS.get(card.effect)
+    if field is None:
+        return
+    on_bishop = name in occupants(state, "bishop")
+    if card.sign != "negative":
+        rule, why = "PIL-BISHOP-01", "no event: the Bishop's seat takes a cube instead"
+    elif on_bishop:
+        rule, why = "PIL-BISHOP-01", "spared the event: on the Bishop's seat"
+    else:
+        rule, why = "PIL-ADV-09", "spared the event: Thomas was played"
+    decided = (f"players.{name}.{field}",)
+    # What the event did to the players before this one is the event's own work.
+    note_work(ctx, "PIL-EVENT-01", state, players=players, supply=supply)
+    note_work(ctx, rule, state, decided, why, players=players, supply=supply)
 
 
 def _must_choose(ctx: Ctx, state: State, name: str, effect: str) -> bool:
@@ -304,17 +333,37 @@ def apply_tax(ctx: Ctx, state: State) -> State:
     deciders: list[str] = []
     for name in turn_order(state):
         if name in court:
+            if ctx.recorder is not None:
+                why = "no tax: a builder at King's Court"
+                note_work(ctx, "PIL-TAX-01", state, _gold(name), why, players=players)
             continue
         if advantage_with(ctx, players[name], "tax_exemption"):
             deciders.append(name)
+            if ctx.recorder is not None:
+                why = "no tax yet: the tax exemption's holder decides first"
+                note_work(ctx, "PIL-ADV-08", state, _gold(name), why, players=players)
             continue
         due = tax_due(ctx, state, name)
         players[name] = pay(ctx, players[name], due)
-        note_work(ctx, tax_rule(ctx, state, name, due), state, players=players)
+        if ctx.recorder is not None:
+            rule = tax_rule(ctx, state, name, due)
+            note_work(ctx, rule, state, _paid(rule, name), f"tax {due}", players=players)
     state = evolve(state, players=players, kings_court_metal=metal)
     if deciders:
         return evolve(state, stage="tax_exemption", queue=tuple(deciders))
     return steps_10_to_12(ctx, state)
+
+
+def _gold(name: str) -> tuple[str, ...]:
+    """The path of a player's gold (for a trace point)."""
+    return (f"players.{name}.gold",)
+
+
+def _paid(rule: str, name: str) -> tuple[str, ...]:
+    """The paths a tax payment under ``rule`` decides: the gold, and the VP a shortfall
+    (PIL-TAX-02) costs."""
+    gold = f"players.{name}.gold"
+    return (gold, f"players.{name}.vp") if rule == "PIL-TAX-02" else (gold,)
 
 
 def tax_due(ctx: Ctx, state: State, name: str) -> int:
@@ -337,8 +386,11 @@ def tax_rule(ctx: Ctx, state: State, name: str, due: int) -> str:
 def pay_tax(ctx: Ctx, state: State, name: str) -> State:
     """One player pays the tax (PIL-TAX-02 covers a shortfall)."""
     due = tax_due(ctx, state, name)
-    rule = tax_rule(ctx, state, name, due)
-    return noted(ctx, rule, with_player(state, name, pay(ctx, state.players[name], due)))
+    paid = with_player(state, name, pay(ctx, state.players[name], due))
+    if ctx.recorder is not None:
+        rule = tax_rule(ctx, state, name, due)
+        noted(ctx, rule, paid, _paid(rule, name), f"tax {due}")
+    return paid
 
 
 def steps_10_to_12(ctx: Ctx, state: State) -> State:

@@ -45,6 +45,8 @@ def _is_docstring(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
 TRACE_CALLS = frozenset({"noted", "note_work", "_next_trader", "_after_take", "_maybe_end_cards"})
 """Trace points (reference/core/trace.py) and the Pillars steps that pass a rule id on to
 one: the id they name explains a change of the position, it refuses nothing."""
+TRACE_HELPERS = ("_note", "note_")
+"""Functions named so only note rules (trace points): every id in them explains a change."""
 
 
 def _call_name(call: ast.Call) -> str:
@@ -54,26 +56,30 @@ def _call_name(call: ast.Call) -> str:
 
 def _is_traced(node: ast.AST, parents: dict[ast.AST, ast.AST], tree: ast.AST) -> bool:
     """Whether a literal names the rule a change rests on (a trace point's id), not a
-    refusal: an argument of a trace call, or a value put in a name no ``RuleViolation``
-    raises with."""
+    refusal: an argument of a trace call (or a ``rule=`` keyword), a value compared with,
+    or a value put in names (one, or a tuple of them) no ``RuleViolation`` raises with."""
     parent = parents.get(node)
-    while isinstance(parent, ast.IfExp):
+    while isinstance(parent, (ast.IfExp, ast.Tuple, ast.List)):
         parent = parents.get(parent)
     if isinstance(parent, ast.keyword) and parent.arg == "rule":
+        return True
+    if isinstance(parent, ast.Compare):
         return True
     if isinstance(parent, ast.Call):
         return _call_name(parent) in TRACE_CALLS
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
         target = parent.targets[0]
-        if isinstance(target, ast.Name):
-            return not any(
-                isinstance(call, ast.Call)
+        names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
+        if names and all(isinstance(n, ast.Name) for n in names):
+            raised = {
+                call.args[0].id
+                for call in ast.walk(tree)
+                if isinstance(call, ast.Call)
                 and _call_name(call) == "RuleViolation"
                 and call.args
                 and isinstance(call.args[0], ast.Name)
-                and call.args[0].id == target.id
-                for call in ast.walk(tree)
-            )
+            }
+            return not raised & {n.id for n in names if isinstance(n, ast.Name)}
     return False
 
 
@@ -93,6 +99,7 @@ def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, A
                 and not _is_docstring(node, parents)
                 and not _is_traced(node, parents, tree)
                 and not func.__name__.endswith("_rule")  # names the rule a change rests on
+                and not func.__name__.startswith(TRACE_HELPERS)
             ):
                 yield "id", node.value
         elif isinstance(node, ast.Name):

@@ -20,6 +20,8 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --hang-on TYPE      stop answering when an event of this type arrives
   --garbage           answer an event with a line that is not JSON
   --never-end         never say the game is over
+  --wrong-actor       name the next seat as the player to act (chance stays chance)
+  --extra-legal       list one event more: a legal one made by a player not asked
   --wrong-result      give the first player one point more in ``result``
   --bad-next          answer ``next`` with an event that is no event of the game
   --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
@@ -56,6 +58,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--hang-on", metavar="TYPE")
     p.add_argument("--garbage", action="store_true")
     p.add_argument("--never-end", action="store_true")
+    p.add_argument("--wrong-actor", action="store_true")
+    p.add_argument("--extra-legal", action="store_true")
     p.add_argument("--wrong-result", action="store_true")
     p.add_argument("--bad-next", action="store_true")
     p.add_argument("--flags-as-numbers", action="store_true")
@@ -71,6 +75,7 @@ class Adapter:
         self.args = args
         self.engine = LocalEngine(args.seed)
         self.events = 0  # events applied in the current game
+        self.players: list[str] = []  # the current game's players, in seat order
 
     def buggy(self) -> bool:
         return self.events >= self.args.from_event
@@ -92,6 +97,7 @@ class Adapter:
                 request["game"], tuple(request["players"]), request.get("options", {})
             )
             self.events = 0
+            self.players = list(request["players"])
             return {"ok": True}
         if op == "apply":
             return self.apply(request["event"])
@@ -99,6 +105,8 @@ class Adapter:
             actor, over = self.engine.to_act()
             if over and self.args.never_end and self.buggy():
                 return {"ok": True, "to_act": "chance", "over": False}
+            if not over and self.args.wrong_actor and self.buggy() and actor in self.players:
+                actor = self.other_player(actor)
             return {"ok": True, "to_act": actor, "over": over}
         if op == "state":
             values = self.engine.state(request["paths"])
@@ -112,6 +120,12 @@ class Adapter:
             events = self.engine.legal()
             if self.args.drop_legal and self.buggy() and events:
                 events = events[:-1]
+            if self.args.extra_legal and self.buggy():
+                mine = [e for e in events if e.get("player") in self.players]
+                if mine and len(self.players) > 1:
+                    other = {**mine[0], "player": self.other_player(mine[0]["player"])}
+                    if other not in events:
+                        events = [*events, other]
             return {"ok": True, "events": events}
         if op == "result":
             scores, winners = self.engine.result()
@@ -131,6 +145,10 @@ class Adapter:
         if op == "bye":
             return {"ok": True}
         return {"ok": False, "error": f"unknown op {op!r}"}
+
+    def other_player(self, name: str) -> str:
+        """The next seat after ``name``."""
+        return self.players[(self.players.index(name) + 1) % len(self.players)]
 
     def apply(self, event: dict[str, Any]) -> dict[str, Any] | str:
         args = self.args
