@@ -24,6 +24,10 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --bad-next          answer ``next`` with an event that is no event of the game
   --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
                       not in JSON)
+  --data KEY=VALUE    play every game with this data value (JSON) instead of the rulebook's:
+                      a rule bug in a copy of our engine, shown wherever the rules use it
+                      (``--data emperor.tax_bonus=2`` shows only in Palmyra's advanced game;
+                      not tied to ``--from-event``)
 
 Not a bug: ``--compact`` writes JSON without spaces (rules-oracle's own ``serve`` writes
 ``json.dumps``'s spaces; any spacing is the same answer).
@@ -59,8 +63,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--wrong-result", action="store_true")
     p.add_argument("--bad-next", action="store_true")
     p.add_argument("--flags-as-numbers", action="store_true")
+    p.add_argument("--data", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--compact", action="store_true", help="JSON without spaces (not a bug)")
     p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
+    p.add_argument(
+        "--without", action="append", default=[], metavar="CAP", help="announce all but CAP"
+    )
     return p.parse_args(argv)
 
 
@@ -79,6 +87,7 @@ class Adapter:
         op = request.get("op")
         if op == "hello":
             caps = [] if self.args.no_capabilities else list(CAPABILITIES)
+            caps = [c for c in caps if c not in self.args.without]
             return {
                 "ok": True,
                 "name": "python-example",
@@ -86,9 +95,10 @@ class Adapter:
                 "capabilities": caps,
             }
         if op == "new_game":
-            self.engine.new_game(
-                request["game"], tuple(request["players"]), request.get("options", {})
-            )
+            options = dict(request.get("options", {}))
+            if self.args.data:
+                options["profile"] = {**options.get("profile", {}), **_data(self.args.data)}
+            self.engine.new_game(request["game"], tuple(request["players"]), options)
             self.events = 0
             return {"ok": True}
         if op == "apply":
@@ -149,6 +159,11 @@ class Adapter:
             return {"ok": True}
         rule = "OTHER-RULE-01" if args.other_rule else refused.rule
         return {"ok": False, "illegal": True, "rule": rule, "message": refused.message}
+
+
+def _data(pairs: list[str]) -> dict[str, Any]:
+    """``--data KEY=VALUE`` flags as a profile: each value is JSON."""
+    return {key: json.loads(value) for key, _, value in (p.partition("=") for p in pairs)}
 
 
 def _wrong(value: Any) -> Any:
