@@ -234,7 +234,9 @@ class Conformance:
                 finding = self.report.findings[i]
                 seconds = self.budget.share(len(order) - n)
                 began = time.monotonic()
-                smaller = shrink(self, finding, seconds) if self.settings.shrink else finding
+                smaller = (
+                    shrink(self, finding, self.budget, seconds) if self.settings.shrink else finding
+                )
                 self.budget.spend(time.monotonic() - began)
                 self.report.findings[i] = _with_files(self, finding, smaller)
         finally:

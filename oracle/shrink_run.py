@@ -23,10 +23,12 @@ PREFIX_PARTS = frozenset({"playout", "probes"})
 
 
 class ShrinkBudget:
-    """The seconds left for shrinking in one run."""
+    """The seconds left for shrinking in one run, and the signatures no written position
+    showed (their repeats are not tried by position again: the same bug, the same history)."""
 
     def __init__(self, seconds: float) -> None:
         self.left = max(0.0, seconds)
+        self.no_position: set[tuple[str, str | None, str | None]] = set()
 
     def share(self, findings_left: int) -> float:
         """The seconds the next of ``findings_left`` findings may take."""
@@ -49,15 +51,16 @@ def shrink_order(findings: list[Finding]) -> list[int]:
     return first + rest
 
 
-def shrink(run: Replays, finding: Finding, seconds: float) -> Finding:
+def shrink(run: Replays, finding: Finding, budget: ShrinkBudget, seconds: float) -> Finding:
     """The finding shrunk within ``seconds``: by position if it can be, else by prefix."""
     if seconds <= 0:
         return attrs.evolve(finding, shrink="not shrunk: the shrink budget is spent")
     started = time.monotonic()
-    if "set_state" in run.capabilities:
+    if "set_state" in run.capabilities and finding.signature() not in budget.no_position:
         smaller = shrink_position(run, finding, seconds)
         if smaller is not None:
             return smaller
+        budget.no_position.add(finding.signature())
     left = seconds - (time.monotonic() - started)
     if finding.part in PREFIX_PARTS and finding.players and left > 0:
         return shrink_prefix(run, finding, left)

@@ -129,7 +129,7 @@ def checked_nothing_why(report: Report) -> str:
     """What the run did that compared nothing."""
     c, caps = report.counts, set(report.capabilities)
     why = []
-    if "engine" in report.settings.parts and "next" not in caps:
+    if "engine" in report.settings.parts and report.settings.games and "next" not in caps:
         why.append("engine games need the engine's 'next' capability")
     if c.scenarios_skipped:
         why.append(f"{c.scenarios_skipped} scenarios skipped: the engine lacks what they need")

@@ -15,7 +15,7 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --refuse TYPE       refuse legal events of this type
   --drop-legal        list one legal event fewer
   --other-rule        refuse illegal events naming another rule id
-  --crash             exit at once when an event arrives
+  --crash             exit at once when an event arrives (a line on stderr first)
   --hang              stop answering when an event arrives
   --hang-on TYPE      stop answering when an event of this type arrives
   --garbage           answer an event with a line that is not JSON
@@ -144,6 +144,7 @@ class Adapter:
         args = self.args
         if self.buggy():
             if args.crash:
+                print(f"adapter: planted crash at event {self.events}", file=sys.stderr)
                 sys.exit(70)
             if args.hang or args.hang_on and event.get("type") == args.hang_on:
                 time.sleep(3600)
