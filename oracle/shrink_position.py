@@ -34,6 +34,7 @@ from oracle.formats.converter import json_equal
 from oracle.protocol import EngineError
 from oracle.refengine import LocalEngine
 from oracle.shrink import PROBED, Replays, Start, events_chooser, reduce_items
+from reference.core.errors import EngineInvariantError
 
 MAX_STEPS = 6
 """At most this many events are played from the written position; a finding that needs
@@ -135,11 +136,11 @@ class _Case:
         """The finding this candidate shows on the engine under test if it has the same
         signature; None otherwise (or if our engine refuses the position as unsound)."""
         given = _merged(units)
-        if not self.takes(given):
-            return None
         steps = list(trailing)
         if self.finding.kind == "refused_legal" and self.finding.probe is not None:
             steps.append(dict(self.finding.probe))
+        if not self.takes(given, steps):
+            return None
         self.run.report.counts.shrink_runs += 1
         start = Start(self.finding.players, self.options, given or None)
         again = self.run.play(start, events_chooser(steps), None, self.final_probe)
@@ -147,19 +148,29 @@ class _Case:
             return None
         return again
 
-    def takes(self, given: dict[str, Any]) -> bool:
-        """Whether our engine takes this position (sound, every path known): kept per
-        candidate, as ddmin may ask twice."""
-        if not given:
-            return True
-        key = repr(sorted(given.items()))
+    def takes(self, given: dict[str, Any], steps: list[dict[str, Any]]) -> bool:
+        """Whether our engine takes this position (sound, every path known, the rules can
+        tell who acts), plays the steps from it and refuses the probe after them: else the
+        engine under test is not asked. Kept per candidate, as ddmin may ask twice."""
+        key = repr((sorted(given.items()), len(steps)))
         if key not in self.sound:
-            try:
-                self.ours().set_state(given)
-                self.sound[key] = True
-            except EngineError:
-                self.sound[key] = False
+            self.sound[key] = self._plays(given, steps)
         return self.sound[key]
+
+    def _plays(self, given: dict[str, Any], steps: list[dict[str, Any]]) -> bool:
+        ref = self.ours()
+        try:
+            if given:
+                ref.set_state(given)
+            if not all(ref.apply(event) is None for event in steps):
+                return False
+            return self.final_probe is None or ref.probe(self.final_probe) is not None
+        except EngineError:
+            return False
+        except EngineInvariantError:
+            # A written position play never reaches, whose parts no check of a written
+            # position ties together, can make even our own step unsound: no candidate.
+            return False
 
 
 def diff_units(setup: dict[str, Any], here: dict[str, Any], ref: LocalEngine) -> list[Unit]:

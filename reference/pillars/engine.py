@@ -15,7 +15,7 @@ from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.core.trace import Recorder
 from reference.pillars import events as ev
-from reference.pillars import legal, rounds, rules_actions, rules_cards
+from reference.pillars import fields, legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
 from reference.pillars.invariants import InvariantChecker, invariant_failures, unknown_cards
 from reference.pillars.options import PillarsOptions
@@ -96,6 +96,8 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     event_rules = EVENT_RULES
     legal_rules = legal
     setup_rules = rounds
+    check_fields = staticmethod(fields.check_fields)
+    """An unknown resource is malformed: read before any rule."""
 
     def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         super().__init__(options, full_checks)
