@@ -9,7 +9,9 @@ Four parts (docs/conformance.md):
   scenarios every scenario file the engine can run (oracle.scenarios, one runner);
   engine    with ``next``, the engine plays its own games, each event validated live.
 
-The first hard disagreement ends a game; it is then shrunk (oracle.shrink) to a minimal prefix.
+The first hard disagreement ends a game. Once every game is played its findings are shrunk
+(oracle.shrink: by position with ``set_state``, else by prefix) within one budget for the run,
+the first finding of each signature first, and each gets its ready-to-commit files.
 A fault of the engine under test is a finding; the engine is restarted for the next game.
 """
 
@@ -27,14 +29,16 @@ from oracle.findings import Finding, Report, Settings
 from oracle.formats.converter import json_equal
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
+from oracle.option_matrix import option_matrix, players_range
 from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
 from oracle.provenance import name_rule
 from oracle.refengine import LocalEngine
-from oracle.reproduce import log_text, scenario_text
+from oracle.reproduce import case_id, log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
-from oracle.shrink import Chooser, shrink_finding
+from oracle.shrink import Chooser, Start
+from oracle.shrink_run import ShrinkBudget, shrink, shrink_order
 
 PROBE_CHANCE = 0.05
 """The share of positions along a play-out where refused events are sent."""
@@ -63,6 +67,23 @@ class Conformance:
         self.report = Report(settings)
         self.soft_seen: set[tuple[str | None, str | None]] = set()
         self._case = "session"
+        self.matrix = (
+            option_matrix(settings.game, settings.options)
+            if settings.option_matrix
+            else [dict(settings.options)]
+        )
+        self.report.option_matrix_size = len(self.matrix) if settings.option_matrix else 0
+        self.budget = ShrinkBudget(settings.shrink_seconds)
+        self.pending: list[int] = []
+        """Indexes into the report's findings still to be shrunk and given their files."""
+        self.case_ids: set[str] = set()
+        self.replaying = False
+        """True while a shrink replays a case: what it finds is not the run's own."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What the engine under test said it can do (after ``connect``)."""
+        return self.remote.capabilities
 
     # --- the session -------------------------------------------------------------------
 
@@ -72,6 +93,7 @@ class Conformance:
         try:
             if self.connect():
                 self.run_parts()
+            self.finish_findings()
         finally:
             self.process.close()
             self.report.seconds = time.monotonic() - started
@@ -122,54 +144,129 @@ class Conformance:
 
     def add(self, finding: Finding) -> None:
         """Record a finding under the current case, naming its rule (oracle.provenance)."""
-        finding = name_rule(finding, self.games, self.settings.game, self.settings.options)
+        if self.replaying:
+            return  # found while a shrink replays a case: not the run's own
+        options = self.settings.options if finding.options is None else finding.options
+        finding = name_rule(finding, self.games, self.settings.game, options)
         self.report.findings.append(attrs.evolve(finding, case=finding.case or self._case))
+
+    def found(self, finding: Finding) -> None:
+        """Record a game's hard finding, to be shrunk and given its files (``finish``)."""
+        finding = attrs.evolve(finding, case_id=self.unique_id(finding))
+        self.add(finding)
+        self.pending.append(len(self.report.findings) - 1)
+
+    def unique_id(self, finding: Finding) -> str:
+        """The finding's scenario id, unique in the run (a number added on a repeat)."""
+        base = case_id(self.settings.game, finding)
+        found, n = base, 1
+        while found in self.case_ids:
+            n += 1
+            found = f"{base}-{n}"
+        self.case_ids.add(found)
+        return found
 
     def begin(self, part: str, name: str) -> None:
         """Start a test case: findings from now on belong to it."""
         self._case = name
         self.report.cases.append((part, name))
 
+    def setup_for(self, k: int) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """The players and the game options of game ``k`` (a play-out or an engine game):
+        the option settings take turns (one unless ``--option-matrix``), and the player
+        counts asked for, those the setting takes (else the setting's own counts)."""
+        options = self.matrix[k % len(self.matrix)]
+        low, high = players_range(self.settings.game, options)
+        counts = [n for n in self.settings.players if low <= n <= high]
+        counts = counts or list(range(low, high + 1))
+        turn = k // len(self.matrix)  # each setting takes the player counts in turn
+        if options not in self.report.option_settings:
+            self.report.option_settings.append(options)
+        return PLAYER_NAMES[: counts[turn % len(counts)]], options
+
     def players_for(self, k: int) -> tuple[str, ...]:
-        counts = self.settings.players
-        return PLAYER_NAMES[: counts[k % len(counts)]]
+        return self.setup_for(k)[0]
+
+    def case_name(self, part: str, k: int, start: Start) -> str:
+        """A game's test case name: part, number, players, seed and options set."""
+        name = f"{part}-{k}-{len(start.players)}p"
+        if start.seed is not None:
+            name += f"-seed{start.seed}"
+        for key, value in sorted(start.options.items()):
+            if key != "profile" and self.settings.options.get(key) != value:
+                name += f"-{key}={_shown(value)}"
+        return name
 
     # --- part 1 and 2: differential play-outs with probes ---------------------------------
 
-    def playout_game(self, k: int) -> None:
-        s = self.settings
-        players, seed = self.players_for(k), s.seed + k
-        rng = random.Random(seed)
-        probe_rng = random.Random(seed + 1_000_003)
+    def playout_start(self, k: int) -> Start:
+        """Where play-out ``k`` begins: the setup of its players and options, its seed."""
+        players, options = self.setup_for(k)
+        return Start(players, options, game_no=k, seed=self.settings.seed + k)
+
+    def playout_chooser(self, start: Start) -> Chooser:
+        """How play-out ``start`` chooses its events: seeded random choices, as ``play``."""
+        rng = random.Random(start.seed)
 
         def chooser(ref: LocalEngine, _: int) -> int:
             return ref.choice(rng)
 
+        return chooser
+
+    def playout_game(self, k: int) -> None:
+        start = self.playout_start(k)
+        probe_rng = random.Random((start.seed or 0) + 1_000_003)
         self.report.counts.games += 1
-        self.begin("playout", f"playout-{k}-{len(players)}p-seed{seed}")
-        with_probes = "probes" in s.parts
-        finding = self.play(players, chooser, probe_rng if with_probes else None, k, seed)
-        if finding is None:
+        self.begin("playout", self.case_name("playout", k, start))
+        with_probes = "probes" in self.settings.parts
+        chooser = self.playout_chooser(start)
+        finding = self.play(start, chooser, probe_rng if with_probes else None)
+        if finding is not None:
+            self.found(finding)
+
+    def finish_findings(self) -> None:
+        """Shrink the findings still pending and make their files: the first of each
+        signature first, all within the run's one shrink budget."""
+        pending, self.pending = self.pending, []
+        if not pending:
             return
-        finding = attrs.evolve(finding, game_no=k, seed=seed)
-        if s.shrink and finding.part in ("playout", "probes"):
-            finding = shrink_finding(self, finding)
-        self.add(_with_files(self, finding))
+        counts = self.report.counts
+        before = attrs.evolve(counts)
+        started = time.monotonic()
+        order = shrink_order([self.report.findings[i] for i in pending])
+        self.replaying = True
+        try:
+            for n, j in enumerate(order):
+                i = pending[j]
+                finding = self.report.findings[i]
+                seconds = self.budget.share(len(order) - n)
+                began = time.monotonic()
+                smaller = (
+                    shrink(self, finding, self.budget, seconds) if self.settings.shrink else finding
+                )
+                self.budget.spend(time.monotonic() - began)
+                self.report.findings[i] = _with_files(self, finding, smaller)
+        finally:
+            self.replaying = False
+            before.shrink_runs = counts.shrink_runs
+            self.report.counts = before  # the replays are not part of the run's own counts
+            self.report.shrink_seconds += time.monotonic() - started
 
     def play(
         self,
-        players: tuple[str, ...],
+        start: Start,
         chooser: Chooser,
-        probe_rng: random.Random | None,
-        game_no: int | None,
-        seed: int | None,
+        probe_rng: random.Random | None = None,
         final_probe: dict[str, Any] | None = None,
     ) -> Finding | None:
-        """One play-out: the first hard finding, or None. Soft findings are added as found.
-        With ``final_probe`` (shrinking a probe finding) that event is sent at the end."""
+        """One game on both engines from ``start``: the first hard finding, or None. Soft
+        findings are added as found. ``chooser`` picks each event (None stops the game);
+        with ``final_probe`` (shrinking a probe finding) that event is sent at the end."""
         ref = LocalEngine(games=self.games)
-        ref.new_game(self.settings.game, players, self.settings.options)
-        game = _Game(self, ref, players, game_no, seed)
+        ref.new_game(self.settings.game, start.players, start.options)
+        if start.given is not None:
+            ref.set_state(start.given)  # the shrink has checked our engine takes it
+        game = _Game(self, ref, start)
         try:
             if not self.ensure_running():
                 return None
@@ -209,6 +306,10 @@ class Conformance:
             "players": game.players if game is not None else (),
             "stderr": stderr,
         }
+        if game is not None:
+            common.update(game.where())
+            if game.pending_event is not None:
+                common["probe"] = game.pending_event
         if isinstance(exc, EngineFault):
             return Finding(part, exc.kind, exc.message, request=exc.request, **common)
         message = f"the engine answered an error: {exc}"
@@ -268,12 +369,13 @@ class Conformance:
     # --- part 4: engine-driven games ----------------------------------------------------
 
     def engine_game(self, k: int) -> None:
-        players = self.players_for(k)
+        players, options = self.setup_for(k)
+        start = Start(players, options, game_no=k)
         ref = LocalEngine(games=self.games)
-        ref.new_game(self.settings.game, players, self.settings.options)
-        game = _Game(self, ref, players, k, None, part="engine")
+        ref.new_game(self.settings.game, players, options)
+        game = _Game(self, ref, start, part="engine")
         self.report.counts.engine_games += 1
-        self.begin("engine", f"engine-{k}-{len(players)}p")
+        self.begin("engine", self.case_name("engine", k, start))
         try:
             game.start()
             while not ref.to_act()[1]:
@@ -282,37 +384,37 @@ class Conformance:
                 game.engine_step()
             game.finish(False)
         except _Stop as stop:
-            self.add(_with_files(self, attrs.evolve(stop.finding, game_no=k)))
+            self.found(stop.finding)
         except (EngineFault, EngineError) as exc:
-            finding = self._fault_finding("engine", exc, game)
-            self.add(_with_files(self, attrs.evolve(finding, game_no=k)))
+            self.found(self._fault_finding("engine", exc, game))
         finally:
             self.process.settle()
+
+    def rule_of(self, finding: Finding, ref: LocalEngine) -> Finding:
+        """The finding with the rule that decides it. A refusal names its rule where it is
+        found (ours, from the reference's verdict); the rule of a state, legal, to_act or
+        result finding comes from the reference's provenance, filled in here (``ref`` is
+        our engine at the position where it shows)."""
+        del ref
+        return finding
 
 
 class _Game:
     """One game played on both engines at once: steps, checks, probes."""
 
-    def __init__(
-        self,
-        run: Conformance,
-        ref: LocalEngine,
-        players: tuple[str, ...],
-        game_no: int | None,
-        seed: int | None,
-        part: str = "playout",
-    ) -> None:
+    def __init__(self, run: Conformance, ref: LocalEngine, start: Start, part: str = "playout"):
         self.run = run
         self.ref = ref
         self.remote = run.remote
-        self.players = players
-        self.game_no = game_no
-        self.seed = seed
+        self.start_at = start
+        self.players = start.players
         self.part = part
         self.events: list[dict[str, Any]] = []
         self.choices: list[int] = []
         self.pending: int | None = None
         """The choice being sent: a fault while the engine applies it is replayed with it."""
+        self.pending_event: dict[str, Any] | None = None
+        """The event being sent (the one a fault happened on)."""
         self.counts = run.report.counts
 
     def tried(self) -> tuple[int, ...]:
@@ -320,25 +422,38 @@ class _Game:
         pending = () if self.pending is None else (self.pending,)
         return (*self.choices, *pending)
 
+    def where(self) -> dict[str, Any]:
+        """What every finding of this game says of where it began."""
+        start = self.start_at
+        return {
+            "game_no": start.game_no,
+            "seed": start.seed,
+            "options": start.options,
+            "given": start.given,
+        }
+
     def stop(self, kind: str, message: str, part: str | None = None, **more: Any) -> NoReturn:
-        """End the game with a hard finding."""
-        raise _Stop(
-            Finding(
-                part or self.part,
-                kind,
-                message,
-                players=self.players,
-                event_index=len(self.events),
-                events=tuple(self.events),
-                choices=self.tried(),
-                request=self.run.process.last_request,
-                stderr=tuple(self.run.process.stderr_tail),
-                **more,
-            )
+        """End the game with a hard finding (its rule filled in by ``rule_of``)."""
+        finding = Finding(
+            part or self.part,
+            kind,
+            message,
+            players=self.players,
+            event_index=len(self.events),
+            events=tuple(self.events),
+            choices=self.tried(),
+            request=self.run.process.last_request,
+            stderr=tuple(self.run.process.stderr_tail),
+            **self.where(),
+            **more,
         )
+        raise _Stop(self.run.rule_of(finding, self.ref))
 
     def start(self) -> None:
-        self.remote.new_game(self.run.settings.game, self.players, self.run.settings.options)
+        start = self.start_at
+        self.remote.new_game(self.run.settings.game, self.players, start.options)
+        if start.given is not None:
+            self.remote.set_state(start.given)
         self.compare()
 
     def step(self, choice: int) -> None:
@@ -353,14 +468,14 @@ class _Game:
         event = legal[index]
         if self.ref.apply(event) is not None:
             raise RuntimeError("our engine refused its own legal event")
-        self.pending = index
+        self.pending, self.pending_event = index, event
         self.remote.ask_apply(event)
         self.ask()
         refused = self.remote.answer_apply()
         if refused is not None:
             message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
             self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
-        self.pending = None
+        self.pending, self.pending_event = None, None
         self.events.append(event)
         self.choices.append(index)
         self.counts.events += 1
@@ -475,10 +590,12 @@ class _Game:
         if ours is None:
             return  # not refused by us here: no probe
         self.counts.probes += 1
+        self.pending_event = event
         try:
             theirs = self.remote.apply(event)
         except EngineError:
             theirs = Refusal(None, "refused with an error")  # a refusal all the same
+        self.pending_event = None
         if theirs is None:
             message = f"the engine accepted an event ours refuses: {ours.rule}: {ours.message}"
             self.stop(
@@ -489,7 +606,7 @@ class _Game:
                 rule=ours.rule,
                 citation=ours.citation,
             )
-        if theirs.rule is not None and theirs.rule != ours.rule:
+        if theirs.rule is not None and theirs.rule != ours.rule and not self.run.replaying:
             self.soft_rule(event, ours, theirs)
         try:
             self.compare()
@@ -515,8 +632,7 @@ class _Game:
                 "probes",
                 "rule_id",
                 message,
-                game_no=self.game_no,
-                seed=self.seed,
+                **self.where(),
                 players=self.players,
                 event_index=len(self.events),
                 events=tuple(self.events),
@@ -557,14 +673,21 @@ def _same_json(ours: dict[str, Any], answered: dict[str, Any], written: str | No
     return json.dumps({path: answered[path] for path in ours}) == written
 
 
+def _shown(value: Any) -> str:
+    """An option value in a case name: ``true``, ``advanced``."""
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
 def _actor(to_act: tuple[str, bool]) -> str:
     return "game over" if to_act[1] else to_act[0]
 
 
-def _with_files(run: Conformance, finding: Finding) -> Finding:
-    """The finding with its ready-to-commit log and scenario file."""
+def _with_files(run: Conformance, found: Finding, shrunk: Finding) -> Finding:
+    """The shrunk finding with its ready-to-commit log and scenario file. The log is a game
+    from the setup: the one found, unless the shrink found a shorter game (by prefix)."""
+    game = shrunk if shrunk.given is None else found
     return attrs.evolve(
-        finding,
-        log=log_text(run.settings, finding),
-        scenario=scenario_text(run.settings, finding),
+        shrunk,
+        log=log_text(run.settings, game) if game.given is None else None,
+        scenario=scenario_text(run.settings, shrunk, shrunk.case_id),
     )

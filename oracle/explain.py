@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from oracle.formats.converter import json_equal, structure_event, to_json
+from oracle.formats.converter import assign, json_equal, structure_event, to_json
 from oracle.formats.log import ResultRecord, parse_header, parse_record
 from oracle.rulebook import find_rule
 from reference.core.game import Game, step
@@ -85,12 +85,17 @@ def traced(
     players: Sequence[str],
     events: Sequence[Any],
     wanted: Sequence[str],
+    given: Mapping[str, Any] | None = None,
 ) -> dict[str, list[Change]]:
     """Every rule's work on the ``wanted`` paths from the setup (``SETUP_INDEX``) through
-    ``events`` (structured events, all legal), oldest first."""
+    ``events`` (structured events, all legal), oldest first. With ``given`` (values written
+    on the setup by state path, as a scenario's ``given.state``) the events start from that
+    position, and no setup rule is credited with a value: the position wrote them."""
     recorder = Recorder()
     recording = game.recording(recorder)
     state, made = trace_setup(lambda: recording.new_game(players), recorder, wanted)
+    if given:
+        state, made = assign(recording, state, given), {path: [] for path in wanted}
 
     def apply(state: Any, event: Any) -> Any:
         return step(recording, state, event)

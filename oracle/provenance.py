@@ -23,14 +23,14 @@ applies) and ``rule_reason`` (how that rule made our value, or why no rule appli
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from oracle.explain import traced
 from oracle.findings import Finding
-from oracle.formats.converter import structure_event, to_json
+from oracle.formats.converter import assign, structure_event, to_json
 from oracle.games import GameCache
 from oracle.rulebook import find_rule
 from reference.core.errors import (
@@ -85,7 +85,7 @@ def _rule_and_reason(finding: Finding, game: AnyRules) -> tuple[str | None, str]
     if handler is None:
         return None, f"no rule of the game is asked by a {kind!r} finding"
     try:
-        state = _replayed(game, finding.players, finding.events)
+        state = _replayed(game, finding)
     except (MalformedEvent, RuleViolation, EngineInvariantError, OracleError) as exc:
         return None, f"ours cannot replay the finding's events ({exc}): no rule is named"
     return handler(finding, game, state)
@@ -103,10 +103,17 @@ def _named(game: AnyRules, finding: Finding) -> str:
     return f"the rule in question: {head}"
 
 
-def _replayed(game: AnyRules, players: Sequence[str], events: Sequence[Any]) -> Any:
-    """Our position after the finding's events (wire events)."""
-    state = game.new_game(players)
-    for raw in events:
+def _start(game: AnyRules, finding: Finding) -> Any:
+    """Where the finding's events start: the setup, with its written values if it has
+    them (a finding shrunk by its position, or found from a written start)."""
+    state = game.new_game(finding.players)
+    return assign(game, state, finding.given) if finding.given else state
+
+
+def _replayed(game: AnyRules, finding: Finding) -> Any:
+    """Our position after the finding's events (wire events) from its start."""
+    state = _start(game, finding)
+    for raw in finding.events:
         state = step(game, state, structure_event(game, raw))
     return state
 
@@ -117,7 +124,7 @@ def _replayed(game: AnyRules, players: Sequence[str], events: Sequence[Any]) -> 
 def _state(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
     path = finding.path or ""
     events = [structure_event(game, raw) for raw in finding.events]
-    steps = traced(game, finding.players, events, [path])[path]
+    steps = traced(game, finding.players, events, [path], finding.given)[path]
     last = len(events) - 1
     at_last = [c for c in steps if c.event_index == last and last >= 0]
     if at_last:
@@ -208,7 +215,8 @@ def _no_end(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, s
     if not game.is_over(state):
         return game.turn_rule, "ours goes on: " + _to_act(finding, game, state)[1]
     events = [structure_event(game, raw) for raw in finding.events]
-    ends = [c for c in traced(game, finding.players, events, ["phase"])["phase"] if c.changed]
+    phases = traced(game, finding.players, events, ["phase"], finding.given)["phase"]
+    ends = [c for c in phases if c.changed]
     if not ends:
         return None, "ours is over from the setup: no rule ended it"
     c = ends[-1]

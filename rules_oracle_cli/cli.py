@@ -598,15 +598,33 @@ def conform(
             "four), perft (only when named: docs/perft.md)."
         ),
     ] = None,
-    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
-    shrink_seconds: Annotated[float, typer.Option(help="Time budget per shrink.")] = 60.0,
-    save: Annotated[
-        Path | None, typer.Option(help="Write each finding's log and scenario here.")
+    scenarios_dir: Annotated[
+        Path | None, typer.Option(help="Scenario folder (default: the bundled suite).")
     ] = None,
+    shrink_seconds: Annotated[
+        float, typer.Option(help="Time budget for shrinking all of the run's findings.")
+    ] = 120.0,
+    save: Annotated[
+        Path | None, typer.Option(help="Write each finding's scenario and log here.")
+    ] = None,
+    options: Annotated[
+        str | None, typer.Option(help="Game options as a JSON object (sent in new_game).")
+    ] = None,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    option_matrix: Annotated[
+        bool, typer.Option(help="Play every documented option value and mode in turn.")
+    ] = False,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
 
+    opts = _json_object("--options", options)
+    extra = _profile(profile, game if game in game_names() else None)
+    if extra:
+        embedded = opts.get("profile") or {}
+        if not isinstance(embedded, dict):
+            _usage("--options: profile must be an object of data keys to values")
+        opts["profile"] = {**embedded, **extra}
     raise typer.Exit(
         run_conform(
             engine,
@@ -624,6 +642,8 @@ def conform(
             shrink_seconds,
             save,
             _usage,
+            options=opts,
+            option_matrix=option_matrix,
         )
     )
 

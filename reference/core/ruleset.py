@@ -10,18 +10,23 @@ A game subclasses ``RuleSet`` and supplies its own parts:
   taking the tables and the state) and ``setup_rules`` (the module with
   ``new_game(tables, players)``);
 - ``is_over``, ``result`` and ``invariant_failures`` (the rest of the ``Game`` protocol);
-- optionally ``before_event`` (a check every event passes first, e.g. the Pillars craftsman
-  limit) and ``after_event`` (a consequence of every event, e.g. Municipium's end modes);
+- optionally ``check_fields`` (its fields with a fixed list of names or codes: an unknown
+  one makes the event malformed), ``before_event`` (a check every event passes first, e.g.
+  the Pillars craftsman limit) and ``after_event`` (a consequence of every event, e.g.
+  Municipium's end modes);
 - for explanations: ``event_rules`` (the rule of each event class), ``result_rule`` (the
   scoring rule) and a ``recorder`` field on its tables (None in play), which its trace
   points note into (reference/core/trace.py); ``recording`` makes the copy that records.
 
 The shell does the rest: reading options and the profile, loading the catalogue and data,
-checking player names, and, in ``apply``, the order every game judges an event in: known
-event type (else MalformedEvent), game not over (CORE-END-01), names it knows (else
-MalformedEvent), right actor (the game's turn rule), the game's pre-event check, the
-handler, the game's post-event step. ``apply_not_over`` is the same but the end check, for
-``reference.core.game.step``, which asks the end first itself (so a step asks it once).
+checking player names, and, in ``apply``, the order every game judges an event in: first
+whether it can be read at all (a known event type, its ``player`` one of the game's players,
+every field with a fixed list of names or codes naming one of them: ``check_names``, else
+MalformedEvent, whatever the position), then the rules: game not over (CORE-END-01), right
+actor (the game's turn rule), the game's pre-event check, the handler (its phase, then its
+own rules), the game's post-event step. ``apply_not_over`` is the rules but the end check,
+for ``reference.core.game.step``, which reads the names and asks the end first itself (so a
+step asks it once).
 """
 
 from __future__ import annotations
@@ -162,8 +167,22 @@ class RuleSet(Generic[O, T, S, E]):
         raise NotImplementedError
 
     def check_names(self, state: S, event: E) -> None:
-        """Raise MalformedEvent when the event names something the game does not have (an
-        unknown place or piece); checked before any rule, even the turn rule."""
+        """Raise MalformedEvent when the event names something the game does not have: a
+        ``player`` who is not one of its players, or a name or code no field of its kind
+        has (``check_fields``). Checked before any rule, even the end and the turn rule: an
+        event that cannot be read is malformed wherever it comes."""
+        player = getattr(event, "player", None)
+        players = getattr(state, "players", None)
+        if player is not None and players is not None and player not in players:
+            known = ", ".join(players)
+            raise MalformedEvent(
+                f"player {player!r} is not in this game (players: {known})", "player"
+            )
+        self.check_fields(state, event)
+
+    def check_fields(self, state: S, event: E) -> None:
+        """A game's own fields with a fixed list of names or codes (an institution, a tile
+        code, a resource): MalformedEvent for one that names nothing (none by default)."""
 
     def recording(self, recorder: Recorder) -> RuleSet[O, T, S, E]:
         """A copy of this rule set whose trace points note into ``recorder`` (used only to
@@ -287,20 +306,21 @@ class RuleSet(Generic[O, T, S, E]):
                 after the end is CORE-END-01.
         """
         self._handler(event)
+        self.check_names(state, event)
         # CORE-END-01: once the game has ended no event is accepted.
         if self.is_over(state):
             raise RuleViolation("CORE-END-01", GAME_OVER_MESSAGE)
         return self.apply_not_over(state, event)
 
     def apply_not_over(self, state: S, event: E) -> S:
-        """``apply`` for a state its caller has just found not over: every other check, in
-        the same order. ``reference.core.game.step`` asks ``is_over`` first (its own
-        CORE-END-01) and then calls this, so a step asks the end once, not twice. Never call
-        it without that check: it is the one check this leaves out."""
+        """``apply`` for an event whose names its caller has read (``check_names``) in a
+        state it has just found not over: every other check, in the same order.
+        ``reference.core.game.step`` does both first (its own CORE-END-01) and then calls
+        this, so a step asks the end once, not twice. Never call it without those checks:
+        they are the ones this leaves out."""
         handler = self.handlers.get(type(event))
         if handler is None:
             handler = self._handler(event)  # raises MalformedEvent
-        self.check_names(state, event)
         # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
         self.check_turn(state, event)
         self.before_event(state, event)

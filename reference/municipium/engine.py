@@ -152,7 +152,7 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         """The typed tables (MUN data keys)."""
         return read_tables(data)
 
-    check_names = staticmethod(turn.expect_known_names)
+    check_fields = staticmethod(turn.expect_known_names)
     """An unknown institution, citizen kind or family is malformed (MUN-BOARD-01): the
     rules' own check, called with no step between."""
 

@@ -12,7 +12,7 @@ from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.palmyra import events as ev
-from reference.palmyra import invariants, legal, rules_setup
+from reference.palmyra import fields, invariants, legal, rules_setup
 from reference.palmyra.draws import choose_extra, draw_tile
 from reference.palmyra.options import SOLO, PalmyraOptions
 from reference.palmyra.rules_chain import end_chain, flip_tile, place_tile, start_chain
@@ -110,6 +110,9 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rules_setup
+    check_fields = staticmethod(fields.check_fields)
+    """An unknown piece, tile code, stack or size, or a cell not written ``x,y``, is
+    malformed: read before any rule."""
 
     def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         super().__init__(options, full_checks)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.errors import RuleViolation
 from reference.core.stock import take
 from reference.palmyra.common import (
     coins_and_bank,
@@ -21,14 +21,13 @@ from reference.palmyra.common import (
 )
 from reference.palmyra.draws import plan_draws, start_draws, tiles_choice_matters
 from reference.palmyra.events import CollectTaxes, Conquer, EndAction, FlipTile, PlaceTile
-from reference.palmyra.lattice import CENTRE, kind_of, neighbours, parse_cell, touching
+from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
 from reference.palmyra.state import (
     CENSOR,
     CHAIN,
     CHOOSE,
     CONQUER,
     LEGION,
-    PIECES,
     STARTED,
     TAX,
     TURN,
@@ -38,18 +37,6 @@ from reference.palmyra.state import (
 from reference.palmyra.tables import Config
 from reference.palmyra.tiles import LARGE, SMALL, TILES, describe
 from reference.palmyra.turns import end_turn
-
-
-def check_piece(piece: str) -> None:
-    """A piece field names the legion or the censor (else the event is malformed)."""
-    if piece not in PIECES:
-        raise MalformedEvent(f"piece must be 'legion' or 'censor', not {piece!r}", "piece")
-
-
-def check_tile_code(code: str) -> None:
-    """A tile field is a tile code like 'L:D' or 'S:H+W' (else the event is malformed)."""
-    if code not in TILES:
-        raise MalformedEvent(f"{code!r} is no tile code (e.g. 'L:D', 'S:H+W')", "tile")
 
 
 def chain_limit(cfg: Config, state: State, code: str) -> tuple[str, str] | None:
@@ -128,7 +115,6 @@ def start_chain(cfg: Config, state: State, event: Conquer | CollectTaxes) -> Sta
     # PAL-TURN-02: an action is chosen only at the start of one's turn.
     if state.phase != TURN:
         raise RuleViolation("PAL-TURN-02", f"{event.player} is in the middle of an action")
-    check_piece(event.piece)
     kind = CONQUER if isinstance(event, Conquer) else TAX
     own = LEGION if kind == CONQUER else CENSOR
     if event.piece != own and not holds_emperor(state, event.player):
@@ -150,9 +136,6 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
     # PAL-TURN-02: tiles are placed only during Conquer or Collect taxes.
     if state.phase != CHAIN:
         raise RuleViolation("PAL-TURN-02", "tiles are placed only during Conquer or Collect taxes")
-    check_tile_code(event.tile)
-    if parse_cell(event.cell) is None:
-        raise MalformedEvent(f"cell must look like 'x,y', not {event.cell!r}", "cell")
     action = state.action
     # PAL-TAX-04: with flip_timing=after_chain, the flip closes the chain.
     if action.closed:
@@ -297,7 +280,6 @@ def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
     """Turn one face-up tile of one's supply face down during Collect taxes."""
     if state.phase != CHAIN:
         raise RuleViolation("PAL-TURN-02", "a tile is flipped only during Collect taxes")
-    check_tile_code(event.tile)
     action = state.action
     player = state.players[event.player]
     # PAL-TAX-03: during Collect taxes one may turn one own face-up tile face down, once.

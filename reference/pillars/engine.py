@@ -11,7 +11,7 @@ from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
-from reference.pillars import asking, legal, rounds, rules_actions, rules_cards, vocabulary
+from reference.pillars import asking, fields, legal, rounds, rules_actions, rules_cards, vocabulary
 from reference.pillars import events as ev
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
 from reference.pillars.invariants import (
@@ -114,6 +114,8 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rounds
+    check_fields = staticmethod(fields.check_fields)
+    """An unknown resource is malformed: read before any rule."""
 
     def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         super().__init__(options, full_checks)

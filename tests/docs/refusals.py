@@ -84,15 +84,16 @@ def _is_traced(node: ast.AST, parents: dict[ast.AST, ast.AST], tree: ast.AST) ->
 
 
 def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, Any]]:
-    """('id', rule id) for each rule-id literal, ('call', callee) for each resolvable call;
-    ``self`` is the rule set ``rules``."""
+    """('id', rule id) for each rule-id literal, ('call', callee) for each resolvable call,
+    in the order they stand in the source; ``self`` is the rule set ``rules``."""
     tree = _body(func)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     module = importlib.import_module(func.__module__)
     names = dict(vars(module))
     if func.__closure__:
         names.update(inspect.getclosurevars(func).nonlocals)
-    for node in ast.walk(tree):
+    placed = [n for n in ast.walk(tree) if hasattr(n, "lineno")]
+    for node in sorted(placed, key=lambda n: (n.lineno, n.col_offset)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             if (
                 RULE_ID.match(node.value)
@@ -146,3 +147,42 @@ def refusals(game: str) -> dict[str, set[str]]:
         table = next(getattr(engine, n) for n in HANDLER_TABLES if hasattr(engine, n))
     shared = reachable_ids(type(rules).apply, game, rules)
     return {cls.type: shared | reachable_ids(h, game, rules) for cls, h in table.items()}
+
+
+def ordered_ids(start: Callable[..., Any], game: str, rules: Any) -> list[str]:
+    """The rule ids of ``start`` and the game's functions it calls in the order a reader
+    meets them: each function's source from the top, a call read where it stands (its
+    callee's ids before what follows it), each function once. For straight-line checks
+    this is the order they are made in: of two rules an event breaks, the earlier is the
+    one it is refused by (ids in different branches of an ``if`` are never both checked)."""
+    found: list[str] = []
+    seen: set[Any] = set()
+
+    def visit(func: Any) -> None:
+        func = getattr(func, "__func__", func)
+        if func in seen or not isinstance(func, FunctionType) or not _own(func, game):
+            return
+        seen.add(func)
+        for kind, value in _literals_and_calls(func, rules):
+            if kind == "call":
+                visit(value)
+            elif value not in found:
+                found.append(value)
+
+    visit(start)
+    return found
+
+
+def refusal_order(game: str) -> dict[str, list[str]]:
+    """``any event`` -> the shared checks' ids in order; each event's wire name -> its own
+    handler's ids in order (those not shared)."""
+    rules = make_game(game, {})
+    table = getattr(rules, "handlers", None)
+    if table is None:
+        engine = importlib.import_module(f"reference.{game}.engine")
+        table = next(getattr(engine, n) for n in HANDLER_TABLES if hasattr(engine, n))
+    shared = ordered_ids(type(rules).apply, game, rules)
+    order = {"any event": shared}
+    for cls, handler in table.items():
+        order[cls.type] = [i for i in ordered_ids(handler, game, rules) if i not in shared]
+    return order

@@ -15,7 +15,7 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --refuse TYPE       refuse legal events of this type
   --drop-legal        list one legal event fewer
   --other-rule        refuse illegal events naming another rule id
-  --crash             exit at once when an event arrives
+  --crash             exit at once when an event arrives (a line on stderr first)
   --hang              stop answering when an event arrives
   --hang-on TYPE      stop answering when an event of this type arrives
   --garbage           answer an event with a line that is not JSON
@@ -26,6 +26,10 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --bad-next          answer ``next`` with an event that is no event of the game
   --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
                       not in JSON)
+  --data KEY=VALUE    play every game with this data value (JSON) instead of the rulebook's:
+                      a rule bug in a copy of our engine, shown wherever the rules use it
+                      (``--data emperor.tax_bonus=2`` shows only in Palmyra's advanced game;
+                      not tied to ``--from-event``)
 
 Not a bug: ``--compact`` writes JSON without spaces (rules-oracle's own ``serve`` writes
 ``json.dumps``'s spaces; any spacing is the same answer).
@@ -63,8 +67,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--wrong-result", action="store_true")
     p.add_argument("--bad-next", action="store_true")
     p.add_argument("--flags-as-numbers", action="store_true")
+    p.add_argument("--data", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--compact", action="store_true", help="JSON without spaces (not a bug)")
     p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
+    p.add_argument(
+        "--without", action="append", default=[], metavar="CAP", help="announce all but CAP"
+    )
     return p.parse_args(argv)
 
 
@@ -83,9 +91,10 @@ class Adapter:
     def handle(self, request: dict[str, Any]) -> dict[str, Any] | str:
         op = request.get("op")
         if op == "hello":
-            # Every capability but perft: conform walks this engine with legal, apply and
-            # set_state to compare its counts with ours.
+            # Every capability but perft (conform walks this engine with legal, apply and
+            # set_state to compare its counts with ours), less any --without names.
             caps = [] if self.args.no_capabilities else [c for c in CAPABILITIES if c != "perft"]
+            caps = [c for c in caps if c not in self.args.without]
             return {
                 "ok": True,
                 "name": "python-example",
@@ -93,9 +102,10 @@ class Adapter:
                 "capabilities": caps,
             }
         if op == "new_game":
-            self.engine.new_game(
-                request["game"], tuple(request["players"]), request.get("options", {})
-            )
+            options = dict(request.get("options", {}))
+            if self.args.data:
+                options["profile"] = {**options.get("profile", {}), **_data(self.args.data)}
+            self.engine.new_game(request["game"], tuple(request["players"]), options)
             self.events = 0
             self.players = list(request["players"])
             return {"ok": True}
@@ -154,6 +164,7 @@ class Adapter:
         args = self.args
         if self.buggy():
             if args.crash:
+                print(f"adapter: planted crash at event {self.events}", file=sys.stderr)
                 sys.exit(70)
             if args.hang or args.hang_on and event.get("type") == args.hang_on:
                 time.sleep(3600)
@@ -169,6 +180,11 @@ class Adapter:
             return {"ok": True}
         rule = "OTHER-RULE-01" if args.other_rule else refused.rule
         return {"ok": False, "illegal": True, "rule": rule, "message": refused.message}
+
+
+def _data(pairs: list[str]) -> dict[str, Any]:
+    """``--data KEY=VALUE`` flags as a profile: each value is JSON."""
+    return {key: json.loads(value) for key, _, value in (p.partition("=") for p in pairs)}
 
 
 def _wrong(value: Any) -> Any:
