@@ -114,6 +114,10 @@ class Conformance:
             for k in range(s.games):
                 if self.ensure_running():
                     self.engine_game(k)
+        if "chance" in s.parts:
+            from oracle.conform_chance import chance_part
+
+            chance_part(self)
 
     def add(self, finding: Finding) -> None:
         """Record a finding under the current case."""

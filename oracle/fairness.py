@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 Verdict = Literal["fair", "biased", "insufficient"]
 TESTS: tuple[tuple[str, str], ...] = (
     ("chi_square", "fit: chi-square of counts"),
+    ("max_z", "fit: largest outcome deviation |z|"),
     ("pit_uniform", "fit: PIT uniformity (Kolmogorov-Smirnov)"),
     ("lag1", "independence: lag-1 correlation"),
     ("runs", "independence: runs about 1/2"),
@@ -223,6 +224,9 @@ def _group_tests(group: GroupTally) -> tuple[list[Check], tuple[Outcome, ...], i
         chi = chi_square(observed - expected, covariance, expected)
         if chi is not None:
             tests.append(chi)
+        largest = max_z(observed - expected, sds, expected)
+        if largest is not None:
+            tests.append(largest)
     pits = np.frombuffer(group.pits, dtype=np.float64) if len(group.pits) else np.zeros(0)
     if len(pits):
         tests.append(_pit_uniform(pits))
@@ -260,6 +264,22 @@ def chi_square(difference: Vector, covariance: Vector, expected: Vector) -> Chec
     return Check(
         "chi_square", _title("chi_square"), statistic, float(stats.chi2.sf(statistic, df)), df
     )
+
+
+def max_z(difference: Vector, sds: Vector, expected: Vector) -> Check | None:
+    """The largest standardized difference |observed - expected| / sd over the outcomes
+    expected at least MIN_EXPECTED times, its two-sided normal p-value multiplied by their
+    number (Bonferroni): the score test of one outcome's weight, where the chi-square
+    spreads its power over every direction. None with no such outcome."""
+    from scipy import stats
+
+    keep = (expected >= MIN_EXPECTED) & (sds > 0)
+    count = int(keep.sum())
+    if not count:
+        return None
+    largest = float(abs(difference[keep] / sds[keep]).max())
+    p = min(1.0, count * 2 * float(stats.norm.sf(largest)))
+    return Check("max_z", _title("max_z"), largest, p)
 
 
 def _pooling(expected: Vector) -> Vector:

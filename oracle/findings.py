@@ -9,7 +9,9 @@ from typing import Any
 
 import attrs
 
-PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
+PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine", "chance")
+DEFAULT_PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
+"""The parts a run does unless told: ``chance`` (oracle.conform_chance) only when asked."""
 FAULTS: frozenset[str] = frozenset({"crash", "hang", "garbage", "shape"})
 
 
@@ -24,11 +26,13 @@ class Settings:
     games: int = 4
     timeout: float = 10.0
     strict_rules: bool = False
-    parts: tuple[str, ...] = PARTS
+    parts: tuple[str, ...] = DEFAULT_PARTS
     scenarios_dir: Path | None = None
     shrink: bool = True
     shrink_seconds: float = 60.0
     options: dict[str, Any] = attrs.field(factory=dict)
+    chance_draws: int = 4000
+    """Part ``chance``: the engine's draws to count before its tests run."""
 
 
 @attrs.frozen

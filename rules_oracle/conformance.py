@@ -9,7 +9,8 @@ with the reference (what ``rules-oracle conform`` does; docs/conformance.md).
     assert report.passed()
 
 ``Settings`` (engine command, game, player counts, seed, games, timeout, strict_rules,
-parts: some of ``PARTS``, scenarios_dir, shrink_seconds) says what to run; ``Report`` holds
+parts: some of ``PARTS``, by default ``DEFAULT_PARTS``, scenarios_dir, shrink_seconds,
+chance_draws) says what to run; ``Report`` holds
 the findings, each with a ready-to-commit ``log`` and ``scenario`` when it has one. A
 baseline file lists known disagreements: ``load_baseline`` (raises ``BadBaseline``),
 ``apply_baseline`` marks them in a report, ``matches`` tells whether an entry covers one
@@ -22,9 +23,10 @@ from __future__ import annotations
 from oracle.baseline import BadBaseline, apply_baseline, baseline_text, load_baseline, matches
 from oracle.conform import Conformance
 from oracle.conform_report import finding_line, report_json, report_junit, report_text
-from oracle.findings import PARTS, Finding, Report, Settings
+from oracle.findings import DEFAULT_PARTS, PARTS, Finding, Report, Settings
 
 __all__ = [
+    "DEFAULT_PARTS",
     "PARTS",
     "BadBaseline",
     "Conformance",

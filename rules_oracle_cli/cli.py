@@ -524,13 +524,19 @@ def conform(
     strict_rules: Annotated[bool, typer.Option(help="Another rule id fails too.")] = False,
     fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
     part: Annotated[
-        list[str] | None, typer.Option(help="Only these parts: playout, probes, scenarios, engine.")
+        list[str] | None,
+        typer.Option(
+            help="Only these parts: playout, probes, scenarios, engine (the default), chance."
+        ),
     ] = None,
     scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
     shrink_seconds: Annotated[float, typer.Option(help="Time budget per shrink.")] = 60.0,
     save: Annotated[
         Path | None, typer.Option(help="Write each finding's log and scenario here.")
     ] = None,
+    chance_draws: Annotated[
+        int, typer.Option(help="Part chance: the engine's draws to test.")
+    ] = 4000,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
@@ -552,6 +558,7 @@ def conform(
             shrink_seconds,
             save,
             _usage,
+            chance_draws,
         )
     )
 

@@ -9,8 +9,9 @@ from typing import NoReturn
 
 import typer
 
-from rules_oracle import BadOptions, load
+from rules_oracle import STATS_MISSING, BadOptions, load, stats_available
 from rules_oracle.conformance import (
+    DEFAULT_PARTS,
     PARTS,
     BadBaseline,
     Conformance,
@@ -41,6 +42,7 @@ def run_conform(
     shrink_seconds: float,
     save: Path | None,
     usage: Callable[[str], NoReturn],
+    chance_draws: int = 4000,
 ) -> int:
     """Run conform; the exit code (0 passed, 1 failed). Usage errors go through ``usage``."""
     try:
@@ -52,6 +54,10 @@ def run_conform(
     unknown = [p for p in parts or [] if p not in PARTS]
     if unknown:
         usage(f"unknown part {unknown[0]!r} (known: {', '.join(PARTS)})")
+    if parts and "chance" in parts and not stats_available():
+        usage(STATS_MISSING)
+    if chance_draws < 1:
+        usage("--chance-draws must be 1 or more")
     if games < 0 or timeout <= 0:
         usage("--games must be 0 or more and --timeout above 0")
     if not engine.strip():
@@ -71,9 +77,10 @@ def run_conform(
         games=games,
         timeout=timeout,
         strict_rules=strict_rules,
-        parts=tuple(parts) if parts else PARTS,
+        parts=tuple(parts) if parts else DEFAULT_PARTS,
         scenarios_dir=scenarios_dir,
         shrink_seconds=shrink_seconds,
+        chance_draws=chance_draws,
     )
     try:
         report = Conformance(settings).run()
