@@ -254,10 +254,10 @@ def chi_square(difference: Vector, covariance: Vector, expected: Vector) -> Chec
     d = pooling @ difference
     v = pooling @ covariance @ pooling.T
     values, vectors = np.linalg.eigh(v)
-    top = float(values.max()) if len(values) else 0.0
-    if top <= 0:
+    scale = float(np.abs(covariance).max()) if covariance.size else 0.0
+    keep = values > scale * 1e-9  # what is left of a sum fixed by the draws is rounding
+    if scale <= 0 or not keep.any():
         return None
-    keep = values > top * 1e-9
     projected = vectors.T @ d
     statistic = float((projected[keep] ** 2 / values[keep]).sum())
     df = int(keep.sum())

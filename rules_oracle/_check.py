@@ -22,7 +22,14 @@ SCENARIOS_DIR: Path = BUNDLED_SCENARIOS
 """The scenario suite that comes with rules-oracle."""
 SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
 """JSON Schemas (draft 2020-12) of the formats and reports (also in docs/schemas/)."""
-SCHEMAS: tuple[str, ...] = ("log", "scenario", "profile", "report-validate", "report-scenarios")
+SCHEMAS: tuple[str, ...] = (
+    "log",
+    "scenario",
+    "profile",
+    "report-validate",
+    "report-scenarios",
+    "report-fairness",
+)
 
 
 def schema(name: str) -> dict[str, Any]:
