@@ -20,8 +20,11 @@ from rules_oracle import CHANCE
 
 
 class Engine:
-    def __init__(self, field: str, value: str, weight: float, seed: int) -> None:
+    def __init__(
+        self, field: str, value: str, weight: float, seed: int, capabilities: list[str]
+    ) -> None:
         self.field, self.value, self.weight = field, value, weight
+        self.capabilities = capabilities
         self.rng = random.Random(seed)
         self.position: rules_oracle.Position | None = None
 
@@ -29,7 +32,8 @@ class Engine:
         op = request.get("op")
         if op == "hello":
             games = list(rules_oracle.GAMES)
-            return {"ok": True, "name": "biased", "games": games, "capabilities": ["next"]}
+            caps = self.capabilities
+            return {"ok": True, "name": "biased", "games": games, "capabilities": caps}
         if op == "new_game":
             rules = rules_oracle.load(request["game"], request.get("options") or {})
             self.position = rules.setup(request["players"])
@@ -73,9 +77,10 @@ def main() -> int:
     parser.add_argument("--favour", default="=", help="FIELD=VALUE")
     parser.add_argument("--weight", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-next", action="store_true", help="announce no capability")
     args = parser.parse_args()
     field, _, value = args.favour.partition("=")
-    engine = Engine(field, value, args.weight, args.seed)
+    engine = Engine(field, value, args.weight, args.seed, [] if args.no_next else ["next"])
     for line in sys.stdin:
         request = json.loads(line)
         sys.stdout.write(json.dumps(engine.answer(request)) + "\n")

@@ -8,15 +8,13 @@ tests/conftest.py); every other test here keeps the default."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from simulate import Fair, write_corpus
+from simulate import Corpus, Fair, write_corpus
 
 from reference.core.ruleset import RuleSet
-
-Corpus = Callable[..., Path]
 
 
 @pytest.fixture(scope="session")

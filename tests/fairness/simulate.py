@@ -8,7 +8,7 @@ a small probability while it is still possible. Players choose uniformly among l
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,8 @@ from typing import Any
 import rules_oracle
 
 Outcomes = list[tuple[dict[str, Any], float]]
+Corpus = Callable[..., Path]
+"""The session's corpora (conftest.py): ``corpus(name, game, games, policy)`` -> folder."""
 
 
 class Fair:
