@@ -37,7 +37,9 @@ def make_corpus(logs: int) -> Path:
         if path.exists():
             continue
         rules = rules_oracle.load(game)
-        players = rules.min_players + (k // len(games)) % (rules.max_players - rules.min_players + 1)
+        players = rules.min_players + (k // len(games)) % (
+            rules.max_players - rules.min_players + 1
+        )
         lines = rules_oracle.play_log(game, players, seed=k)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return CORPUS

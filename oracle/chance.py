@@ -122,19 +122,29 @@ def make_draw(
 ) -> Draw:
     """A Draw from a node's outcomes (each keyed by ``key_of``; equal outcomes listed twice,
     as two copies of a card, are one outcome with their probabilities added)."""
-    merged: dict[Any, float] = {}
-    for event, p in outcomes:
-        key = key_of(event)
-        merged[key] = merged.get(key, 0.0) + p
-    keys = tuple(merged)
-    if drawn_key not in merged:
-        raise NotAnOutcome(f"{event_type} {drawn_key!r} is not among the outcomes listed")
-    return Draw(game, event_type, keys, tuple(merged.values()), keys.index(drawn_key), line)
+    pairs = [(key_of(event), p) for event, p in outcomes]
+    keys = tuple(key for key, _ in pairs)
+    probabilities = tuple(p for _, p in pairs)
+    if len(set(keys)) < len(keys):
+        merged: dict[Any, float] = {}
+        for key, p in pairs:
+            merged[key] = merged.get(key, 0.0) + p
+        keys, probabilities = tuple(merged), tuple(merged.values())
+    try:
+        drawn = keys.index(drawn_key)
+    except ValueError:
+        raise NotAnOutcome(f"{event_type} {drawn_key!r} is not among the outcomes listed") from None
+    return Draw(game, event_type, keys, probabilities, drawn, line)
 
 
 def wire_draw(game: str, outcomes: Sequence[tuple[Mapping[str, Any], float]], drawn: Any) -> Draw:
     """A Draw from wire outcomes (``Position.chance_outcomes()``) and the wire event drawn."""
     kind = kind_of(game, drawn["type"])
+    if kind.field:
+        field = kind.field
+        return make_draw(
+            game, drawn["type"], outcomes, _key(drawn.get(field)), lambda e: _key(e[field])
+        )
     return make_draw(
         game, drawn["type"], outcomes, wire_key(kind, drawn), lambda e: wire_key(kind, e)
     )
@@ -178,7 +188,7 @@ class GroupTally:
     _second: list[tuple[list[int], Any]] = attrs.field(factory=list)
     """Second moments of draws whose outcomes count in several categories: the categories
     and their matrix."""
-    _numbers: dict[Any, tuple[tuple[int, ...], bool]] = attrs.field(
+    _numbers: dict[Any, tuple[tuple[Any, ...], bool]] = attrs.field(
         factory=dict, eq=False, repr=False
     )
     """The keys of a node met before: the numbers of their categories, each key's own, and
@@ -373,9 +383,7 @@ class Tally:
 # --- draws of a log ------------------------------------------------------------------
 
 
-def log_draws(
-    path: Path, games: GameCache, name: str | None = None
-) -> tuple[Verdict, list[Draw]]:
+def log_draws(path: Path, games: GameCache, name: str | None = None) -> tuple[Verdict, list[Draw]]:
     """The verdict on a log and its chance draws, each with the distribution the reference
     assigns at its node; a failing log's draws stop before its first problem (the line of
     the verdict; all of them when the verdict names no line)."""
@@ -431,7 +439,9 @@ def tally_of(results: Iterable[tuple[str, list[Draw]]], seed: int) -> Tally:
     return tally
 
 
-def log_tally(path: Path, games: GameCache, seed: int, name: str | None = None) -> tuple[Verdict, Tally]:
+def log_tally(
+    path: Path, games: GameCache, seed: int, name: str | None = None
+) -> tuple[Verdict, Tally]:
     """The verdict on a log and the tally of its draws (one sequence, named as the log)."""
     verdict, draws = log_draws(path, games, name)
     return verdict, tally_of([(verdict.log, draws)], seed)

@@ -162,7 +162,9 @@ def _answers(
         if refused is not None:
             message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
             prefix = events[: first + i]
-            raise _Stop(_finding(run, "refused_legal", message, prefix, players, seed, events[first + i]))
+            raise _Stop(
+                _finding(run, "refused_legal", message, prefix, players, seed, events[first + i])
+            )
 
 
 def _finding(

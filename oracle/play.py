@@ -29,9 +29,7 @@ ChancePolicy = Callable[[list[tuple[dict[str, Any], float]], random.Random], dic
 game's generator) -> the outcome drawn (one of them)."""
 
 
-def choose(
-    game: Game, state: Any, rng: random.Random, chance: ChancePolicy | None = None
-) -> Any:
+def choose(game: Game, state: Any, rng: random.Random, chance: ChancePolicy | None = None) -> Any:
     """The next event: a chance outcome by its probability (or as ``chance`` draws it), or a
     uniform legal choice."""
     if game.to_act(state) == CHANCE:

@@ -40,6 +40,15 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         validate_log,
     )
     from rules_oracle._corpus import BadCorpus, validate_files
+    from rules_oracle._errors import (
+        BadOptions,
+        Error,
+        Illegal,
+        InternalError,
+        Malformed,
+        UnknownPath,
+        UsageError,
+    )
     from rules_oracle._fairness import (
         STATS_MISSING,
         ChanceTally,
@@ -53,15 +62,6 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         fairness_page,
         fairness_text,
         stats_available,
-    )
-    from rules_oracle._errors import (
-        BadOptions,
-        Error,
-        Illegal,
-        InternalError,
-        Malformed,
-        UnknownPath,
-        UsageError,
     )
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
     from rules_oracle._tools import (

@@ -229,7 +229,9 @@ class FairnessReport:
             return {"summary": summary, "fairness": fairness_json(self.result)}
 
         shared = (report.shared_names(item) for item in items)
-        yield from report.json_report_chunks("results", shared, tail, report.report_head("fairness"))
+        yield from report.json_report_chunks(
+            "results", shared, tail, report.report_head("fairness")
+        )
         yield "\n"
 
     def exit_code(self) -> int:

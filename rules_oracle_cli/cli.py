@@ -217,9 +217,7 @@ def fairness(
         list[Path] | None,
         typer.Argument(help="Log files or folders (*.jsonl, *.jsonl.gz); - reads standard input."),
     ] = None,
-    fmt: Annotated[
-        PlainFormat, typer.Option("--format", help="Report format.")
-    ] = PlainFormat.text,
+    fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
     html: Annotated[
         Path | None, typer.Option(help="Also write the charts as an HTML page here.")
     ] = None,
@@ -227,7 +225,9 @@ def fairness(
         float, typer.Option(help="Effect size (Cohen's w) the sample size is worked out for.")
     ] = 0.1,
     power: Annotated[float, typer.Option(help="Power to detect that effect.")] = 0.9,
-    alpha: Annotated[float, typer.Option(help="Significance level, after Holm's correction.")] = 0.01,
+    alpha: Annotated[
+        float, typer.Option(help="Significance level, after Holm's correction.")
+    ] = 0.01,
     seed: Annotated[int, typer.Option(help="Seed of the randomized PIT values.")] = 0,
     profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
     options: Annotated[

@@ -38,7 +38,9 @@ class Favouring(Fair):
         self.field, self.value, self.weight = field, value, weight
 
     def __call__(self, outcomes: Outcomes, rng: random.Random) -> dict[str, Any]:
-        weights = [p * (self.weight if e.get(self.field) == self.value else 1.0) for e, p in outcomes]
+        weights = [
+            p * (self.weight if e.get(self.field) == self.value else 1.0) for e, p in outcomes
+        ]
         return rng.choices([e for e, _ in outcomes], weights=weights)[0]
 
 
@@ -83,9 +85,7 @@ def write_corpus(
     rules = rules_oracle.load(game)
     counts = list(players) or list(range(rules.min_players, rules.max_players + 1))
     folder.mkdir(parents=True, exist_ok=True)
-    jobs_args = [
-        (folder, game, k, counts[k % len(counts)], seed + k, policy) for k in range(games)
-    ]
+    jobs_args = [(folder, game, k, counts[k % len(counts)], seed + k, policy) for k in range(games)]
     if jobs == 1:
         for args in jobs_args:
             _write(*args)

@@ -14,7 +14,7 @@ from simulate import Fair, Outcomes, chance_nodes
 import rules_oracle
 
 CORPORA = 200
-SIZES = (4, 8, 16, 40)
+SIZES = (4, 8, 16, 60)
 """Games per game and corpus, in turn: small corpora (most groups insufficient, the
 chi-square on pooled categories) as well as large ones (groups tested as fair)."""
 

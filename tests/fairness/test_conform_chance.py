@@ -45,7 +45,9 @@ def test_the_json_report_names_the_groups() -> None:
     assert report["settings"]["parts"] == ["chance"]
     cases = [c["name"] for c in report["cases"] if c["part"] == "chance"]
     assert cases[0] == "chance play-outs"
-    assert any(c.startswith("palmyra tile draws (draw_tile):") and c.endswith("BIASED") for c in cases)
+    assert any(
+        c.startswith("palmyra tile draws (draw_tile):") and c.endswith("BIASED") for c in cases
+    )
     [finding] = report["findings"]
     assert finding["kind"] == "biased" and finding["theirs"][0]["label"] == "L:D"
 

@@ -42,7 +42,7 @@ def test_a_draw_of_several_items_counts_each_item() -> None:
     assert group.labels == ["a", "b", "c"]
     assert group.observed == [1.0, 0.0, 1.0]
     assert np.allclose(group.expected, [1.0, 0.5, 0.5])
-    assert np.allclose(group.covariance, [[0, 0, 0], [0, 0.25, -0.25], [0, -0.25, 0.25]])
+    assert np.allclose(group.covariance, np.array([[0, 0, 0], [0, 0.25, -0.25], [0, -0.25, 0.25]]))
 
 
 def test_a_draw_with_one_outcome_is_left_out() -> None:
@@ -68,11 +68,15 @@ def test_merged_tallies_equal_one_tally_of_all_draws() -> None:
     for d in draws[4:]:
         second.add(d)
     first.merge(second)
-    mine, theirs = whole.groups["municipium", "draw_citizen"], first.groups[
-        "municipium", "draw_citizen"
-    ]
+    mine, theirs = (
+        whole.groups["municipium", "draw_citizen"],
+        first.groups["municipium", "draw_citizen"],
+    )
     assert mine.observed == theirs.observed and list(mine.pits) == list(theirs.pits)
-    assert np.allclose(mine.covariance, theirs.covariance) and mine.starts == theirs.starts == [0, 4]
+    assert np.allclose(mine.covariance, theirs.covariance) and mine.starts == theirs.starts == [
+        0,
+        4,
+    ]
 
 
 def test_labels_of_keys() -> None:
@@ -155,9 +159,7 @@ def test_every_chance_event_of_play_is_a_listed_kind() -> None:
         for players in (rules.min_players, rules.max_players):
             lines = rules_oracle.play_log(game, players, seed=players)
             chance = {
-                event["type"]
-                for event in map(json.loads, lines[1:-1])
-                if "player" not in event
+                event["type"] for event in map(json.loads, lines[1:-1]) if "player" not in event
             }
             assert chance, game
             assert {(game, kind) for kind in chance} <= set(KINDS), game
