@@ -63,8 +63,9 @@ def totals_line(result: FairnessResult) -> str:
     verdicts = [g.verdict for g in result.groups]
     counts = ", ".join(f"{verdicts.count(v)} {v}" for v in ("fair", "biased", "insufficient"))
     draws = sum(g.draws for g in result.groups)
+    groups = len(result.groups)
     return (
-        f"fairness: {len(result.groups)} groups ({counts}), {draws} draws; "
+        f"fairness: {groups} group{'' if groups == 1 else 's'} ({counts}), {draws} draws; "
         f"{result.tests_run()} tests, Holm-corrected, alpha {s.alpha}; "
         f"sample size for w = {s.effect} at power {s.power}"
     )
