@@ -19,7 +19,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("product_checks")]
 def judged(folder: Path) -> FairnessResult:
     tally, verdicts = tally_of([folder])
     assert {v.kind for v in verdicts} == {"valid"}
-    return tally.test()
+    result = tally.test()
+    print(f"{folder.name}:\n{rules_oracle.fairness_text(result)}")  # shown with -s
+    return result
 
 
 def group(result: FairnessResult, kind: str) -> GroupResult:
