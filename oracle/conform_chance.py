@@ -121,7 +121,6 @@ def _game(run: ConformRun, tally: Tally, k: int) -> None:
             if refused is not None:
                 raise _Stop(_finding(run, "illegal_draw", refused, events, players, seed, drawn))
             events.append(drawn)
-            run.report.counts.engine_events += 1
             try:
                 tally.add(wire_draw(s.game, outcomes, drawn))
             except (NotAnOutcome, KeyError) as exc:  # ours allowed it but does not list it

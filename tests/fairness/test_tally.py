@@ -209,3 +209,28 @@ def test_a_public_tally_counts_a_draw_at_a_position() -> None:
     result = tally.test()
     assert [g.type for g in result.groups] == ["reveal_advantages"]
     assert math.isclose(sum(o.expected for o in result.groups[0].outcomes), 2.0)
+
+
+def test_play_log_draws_chance_outcomes_by_a_policy() -> None:
+    def always_last(
+        outcomes: list[tuple[dict[str, object], float]], rng: random.Random
+    ) -> dict[str, object]:
+        return outcomes[-1][0]
+
+    lines = rules_oracle.play_log("municipium", 2, seed=4, chance=always_last)
+    first_draw = next(e for e in map(json.loads, lines[1:]) if e.get("type") == "draw_citizen")
+    assert first_draw["kind"] == "priest"  # the last of the citizen kinds listed at set-up
+    assert (
+        rules_oracle.validate_events(
+            "municipium", ["red", "blue"], map(json.loads, lines[1:-1])
+        ).kind
+        == "valid"
+    )
+
+    def nothing_listed(
+        outcomes: list[tuple[dict[str, object], float]], rng: random.Random
+    ) -> dict[str, object]:
+        return {"type": "draw_citizen", "kind": "senator"}
+
+    with pytest.raises(ValueError, match="not one of the outcomes"):
+        rules_oracle.play_log("municipium", 2, seed=4, chance=nothing_listed)
