@@ -45,5 +45,6 @@ def test_fair_corpora_are_rejected_at_most_at_the_stated_rate(
             verdicts[g.verdict] += 1
         if result.biased:
             rejected.append(c)
+    print(f"rejected {len(rejected)} of {CORPORA}: {rejected}; groups {verdicts}")  # -s
     assert len(rejected) <= 0.02 * CORPORA, rejected
     assert verdicts["fair"] > 0 and verdicts["insufficient"] > 0, verdicts
