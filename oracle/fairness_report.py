@@ -16,7 +16,8 @@ SHOWN = 3
 
 
 def _number(x: float) -> str:
-    return f"{x:.4g}"
+    """A count as a whole number, any other statistic to four significant digits."""
+    return f"{x:.0f}" if x == int(x) and abs(x) < 1e15 else f"{x:.4g}"
 
 
 def _p(p: float) -> str:
@@ -41,7 +42,7 @@ def group_line(g: GroupResult) -> str:
 def outcome_lines(g: GroupResult, count: int = SHOWN) -> list[str]:
     """The outcomes furthest from expectation, observed against expected."""
     return [
-        f"  {o.label}: observed {_number(o.observed)}, expected {o.expected:.1f} (z {o.z:+.1f})"
+        f"  {o.label}: observed {o.observed:.0f}, expected {o.expected:.1f} (z {o.z:+.1f})"
         for o in g.furthest(count)
     ]
 
