@@ -177,6 +177,7 @@ class GroupTally:
     """Where each sequence (a log, a play-out) begins in ``pits``: serial tests pair only
     draws of one sequence."""
     _expected: Any = None
+    _third: Any = None
     _covariance: Any = None
     _rows: list[int] = attrs.field(factory=list)
     _columns: list[int] = attrs.field(factory=list)
@@ -280,21 +281,25 @@ class GroupTally:
 
         size = len(self.labels)
         expected = np.zeros(size) if self._expected is None else self._expected
+        third = np.zeros(size) if self._third is None else self._third
         covariance = np.zeros((size, size)) if self._covariance is None else self._covariance
         if covariance.shape[0] < size:  # categories met since the last flush
             grown = np.zeros((size, size))
             grown[: covariance.shape[0], : covariance.shape[0]] = covariance
             covariance = grown
             expected = np.concatenate([expected, np.zeros(size - len(expected))])
+            third = np.concatenate([third, np.zeros(size - len(third))])
         if self._pending:
             rows = np.zeros((self._pending, size))
             rows[self._rows, self._columns] = self._values
             expected += rows.sum(axis=0)
+            # Each category counts 0 or 1 in a draw: a Bernoulli's third cumulant.
+            third += (rows * (1 - rows) * (1 - 2 * rows)).sum(axis=0)
             covariance -= rows.T @ rows
             covariance[np.diag_indices(size)] += self._single
         for categories, second in self._second:
             covariance[np.ix_(categories, categories)] += second
-        self._expected, self._covariance = expected, covariance
+        self._expected, self._third, self._covariance = expected, third, covariance
         self._rows, self._columns, self._values, self._second = [], [], [], []
         self._single = [0.0] * size
         self._pending = 0
@@ -304,6 +309,12 @@ class GroupTally:
         """Expected counts by category number (a numpy vector)."""
         self.flush()
         return self._expected
+
+    @property
+    def third(self) -> Any:
+        """The third cumulant of each category's count (a numpy vector): how skewed it is."""
+        self.flush()
+        return self._third
 
     @property
     def covariance(self) -> Any:
@@ -324,6 +335,7 @@ class GroupTally:
         self.flush()
         index = np.array(ids, dtype=int)
         self._expected[index] += other.expected
+        self._third[index] += other.third
         self._covariance[np.ix_(index, index)] += other.covariance
         offset = len(self.pits)
         self.starts.extend(start + offset for start in other.starts)

@@ -234,3 +234,15 @@ def test_play_log_draws_chance_outcomes_by_a_policy() -> None:
 
     with pytest.raises(ValueError, match="not one of the outcomes"):
         rules_oracle.play_log("municipium", 2, seed=4, chance=nothing_listed)
+
+
+def test_a_skewed_count_is_judged_by_its_skew_corrected_z() -> None:
+    # A count with sd 1 and third cumulant 0.142 (skew 0.142), 4.9 sd above its mean:
+    # Cornish-Fisher gives 4.9 - 0.142 * (4.9^2 - 1) / 6 = 4.3554; 4.9 below it, -5.4446.
+    sds, expected = np.array([1.0]), np.array([50.0])
+    above = max_z(np.array([4.9]), sds, expected, np.array([0.142]))
+    below = max_z(np.array([-4.9]), sds, expected, np.array([0.142]))
+    assert above is not None and above.statistic == pytest.approx(4.3554, abs=1e-4)
+    assert below is not None and below.statistic == pytest.approx(5.4446, abs=1e-4)
+    plain = max_z(np.array([4.9]), sds, expected)
+    assert plain is not None and plain.p < above.p
