@@ -141,6 +141,10 @@ class Conformance:
             from oracle.conform_perft import run_perft
 
             run_perft(self)
+        if "chance" in s.parts:
+            from oracle.conform_chance import chance_part
+
+            chance_part(self)
 
     def add(self, finding: Finding) -> None:
         """Record a finding under the current case, naming its rule (oracle.provenance)."""

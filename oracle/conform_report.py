@@ -120,6 +120,7 @@ def summary_line(report: Report) -> str:
 
 def report_text(report: Report) -> str:
     lines = [finding_text(report, f) for f in report.findings]
+    lines += [f"chance: {name}" for part, name in report.cases if part == "chance" and ":" in name]
     lines += [f"STALE baseline entry no longer fails: {entry}" for entry in report.stale]
     lines.append(summary_line(report))
     return "\n".join(lines)

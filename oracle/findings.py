@@ -9,9 +9,10 @@ from typing import Any
 
 import attrs
 
-PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine", "perft")
+PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine", "perft", "chance")
 DEFAULT_PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
-"""The parts a run without ``--part`` runs (perft, the longest, only when asked for)."""
+"""The parts a run without ``--part`` runs: ``perft`` (the longest) and ``chance``
+(oracle.conform_chance) only when asked for."""
 FAULTS: frozenset[str] = frozenset({"crash", "hang", "garbage", "shape"})
 
 
@@ -36,6 +37,9 @@ class Settings:
     option_matrix: bool = False
     """Play every documented option value and mode in turn over the games
     (oracle.option_matrix), each on top of ``options``."""
+
+    chance_draws: int = 4000
+    """Part ``chance``: the engine's draws to count before its tests run."""
 
 
 REFUSED_KINDS = frozenset({"accepted_illegal", "changed_by_refusal", "rule_id", "perft_extra"})

@@ -30,6 +30,7 @@ SCHEMAS: tuple[str, ...] = (
     "report-validate",
     "report-scenarios",
     "report-perft",
+    "report-fairness",
 )
 
 

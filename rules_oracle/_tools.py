@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -82,12 +83,17 @@ def play_log(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     full: bool = False,
+    chance: Callable[[list[tuple[dict[str, Any], float]], random.Random], dict[str, Any]]
+    | None = None,
 ) -> list[str]:
     """The lines of a complete v1 log of a seeded random legal game, with state claims
     after each event: the actor's plain values, or with ``full`` every state path.
 
-    Players are named from ``PLAYER_NAMES`` in seat order. Raises ``BadOptions`` for an
-    unknown game, options, or a player count the game does not take.
+    Players are named from ``PLAYER_NAMES`` in seat order. ``chance``, if given, draws each
+    chance outcome: it is called with the outcomes (``Position.chance_outcomes()``) and the
+    game's seeded ``random.Random``, and returns one of them (a biased or broken generator,
+    to test a fairness check). Raises ``BadOptions`` for an unknown game, options, or a
+    player count the game does not take; ``ValueError`` when ``chance`` draws no outcome.
     """
     from oracle.play import PLAYER_NAMES, play_lines
     from reference.core.game import player_names_ok
@@ -98,7 +104,7 @@ def play_log(
     problem = player_names_ok(names, rules.min_players, rules.max_players)
     if problem or players > len(PLAYER_NAMES):
         raise BadOptions(problem or f"at most {len(PLAYER_NAMES)} players")
-    return list(play_lines(rules, names, seed, opts, full=full))
+    return list(play_lines(rules, names, seed, opts, full=full, chance=chance))
 
 
 class ReplayPages:

@@ -10,10 +10,10 @@ with the reference (what ``rules-oracle conform`` does; docs/conformance.md).
 
 ``Settings`` (engine command, game, player counts, seed, games, timeout, strict_rules,
 parts: some of ``PARTS``, ``DEFAULT_PARTS`` unless named, scenarios_dir, shrink_seconds for
-the whole run, options, option_matrix) says what to run; ``Report`` holds the findings, each
-with a ready-to-commit ``log`` and ``scenario`` when it has one (``saved_at`` notes where a
-caller wrote them), and ``checked_nothing()`` says whether the run compared nothing (never a
-pass). A baseline file lists known disagreements: ``load_baseline`` (raises
+the whole run, options, option_matrix, chance_draws) says what to run; ``Report`` holds the
+findings, each with a ready-to-commit ``log`` and ``scenario`` when it has one (``saved_at``
+notes where a caller wrote them), and ``checked_nothing()`` says whether the run compared
+nothing (never a pass). A baseline file lists known disagreements: ``load_baseline`` (raises
 ``BadBaseline``), ``apply_baseline`` marks them in a report, ``matches`` tells whether an
 entry covers one ``Finding``, ``baseline_text`` writes one from a report; ``finding_line``
 is one finding's line in the text report, ``finding_text`` that line with what the finding

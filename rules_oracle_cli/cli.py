@@ -238,6 +238,80 @@ def _one_log(names: list[str]) -> bool:
     return len(names) == 1 and (names[0] == "-" or Path(names[0]).is_file())
 
 
+@app.command()
+def fairness(
+    logs: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Log files or folders (*.jsonl, *.jsonl.gz); - reads standard input."),
+    ] = None,
+    fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
+    html: Annotated[
+        Path | None, typer.Option(help="Also write the charts as an HTML page here.")
+    ] = None,
+    effect: Annotated[
+        float, typer.Option(help="Effect size (Cohen's w) the sample size is worked out for.")
+    ] = 0.1,
+    power: Annotated[float, typer.Option(help="Power to detect that effect.")] = 0.9,
+    alpha: Annotated[
+        float, typer.Option(help="Significance level, after Holm's correction.")
+    ] = 0.01,
+    seed: Annotated[int, typer.Option(help="Seed of the randomized PIT values.")] = 0,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(help="Game options as a JSON object, over each log header's own."),
+    ] = None,
+    from_list: Annotated[
+        Path | None,
+        typer.Option("--from-list", help="A file of log paths, one a line (- : standard input)."),
+    ] = None,
+    jobs: Jobs = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Text: print only failing logs and the totals.")
+    ] = False,
+) -> None:
+    """Test the chance outcomes of logs against the reference's distributions: fit,
+    independence, sample size; exit 1 when a game's chance kind is biased."""
+    from rules_oracle import (
+        STATS_MISSING,
+        BadCorpus,
+        BadOptions,
+        ChanceTally,
+        FairnessReport,
+        fairness_files,
+        fairness_page,
+        progress,
+        stats_available,
+    )
+
+    if not stats_available():
+        _usage(STATS_MISSING)
+    names = [str(p) for p in logs or []]
+    listed = None if from_list is None else str(from_list)
+    _check_inputs(names, listed, jobs, dask)
+    extra, opts = _profile(profile), _json_object("--options", options)
+    try:
+        report = FairnessReport(fmt.value, quiet=quiet, effect=effect, power=power, alpha=alpha)
+    except BadOptions as exc:
+        _usage(exc.message)
+    tally = ChanceTally(seed)
+    try:
+        verdicts = fairness_files(
+            names, tally=tally, from_list=listed, profile=extra, options=opts, jobs=jobs, dask=dask
+        )
+        for chunk in report.chunks(progress(verdicts, "logs"), tally):
+            sys.stdout.write(chunk)
+    except BadCorpus as exc:
+        _usage(str(exc))
+    if html is not None and report.result is not None:
+        _write_page(fairness_page(report.result), html)
+    raise typer.Exit(report.exit_code())
+
+
 class _ReplayPages:
     """``validate --html DIR``: one replay page per failing log, named after the log."""
 
@@ -595,7 +669,7 @@ def conform(
         list[str] | None,
         typer.Option(
             help="Only these parts: playout, probes, scenarios, engine (the default: all "
-            "four), perft (only when named: docs/perft.md)."
+            "four), perft and chance (only when named: docs/perft.md, docs/fairness.md)."
         ),
     ] = None,
     scenarios_dir: Annotated[
@@ -614,6 +688,9 @@ def conform(
     option_matrix: Annotated[
         bool, typer.Option(help="Play every documented option value and mode in turn.")
     ] = False,
+    chance_draws: Annotated[
+        int, typer.Option(help="Part chance: the engine's draws to test.")
+    ] = 4000,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
@@ -644,6 +721,7 @@ def conform(
             _usage,
             options=opts,
             option_matrix=option_matrix,
+            chance_draws=chance_draws,
         )
     )
 

@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 
 import typer
 
-from rules_oracle import BadOptions, load
+from rules_oracle import STATS_MISSING, BadOptions, load, stats_available
 from rules_oracle.conformance import (
     DEFAULT_PARTS,
     PARTS,
@@ -45,6 +45,7 @@ def run_conform(
     usage: Callable[[str], NoReturn],
     options: dict[str, Any] | None = None,
     option_matrix: bool = False,
+    chance_draws: int = 4000,
 ) -> int:
     """Run conform; the exit code (0 passed, 1 failed). Usage errors go through ``usage``:
     bad settings, a run with nothing to run, and a run that checked nothing (never a pass).
@@ -59,6 +60,10 @@ def run_conform(
     unknown = [p for p in parts or [] if p not in PARTS]
     if unknown:
         usage(f"unknown part {unknown[0]!r} (known: {', '.join(PARTS)})")
+    if parts and "chance" in parts and not stats_available():
+        usage(STATS_MISSING)
+    if chance_draws < 1:
+        usage("--chance-draws must be 1 or more")
     if games < 0 or timeout <= 0 or shrink_seconds < 0:
         usage("--games must be 0 or more, --timeout above 0 and --shrink-seconds 0 or more")
     if scenarios_dir is not None and not scenarios_dir.is_dir():
@@ -85,6 +90,7 @@ def run_conform(
         shrink_seconds=shrink_seconds,
         options=options,
         option_matrix=option_matrix,
+        chance_draws=chance_draws,
     )
     try:
         run = Conformance(settings)
