@@ -9,8 +9,15 @@ Four parts (docs/conformance.md):
   scenarios every scenario file the engine can run (oracle.scenarios, one runner);
   engine    with ``next``, the engine plays its own games, each event validated live.
 
-The first hard disagreement ends a game; it is then shrunk (oracle.shrink) to a minimal prefix.
-A fault of the engine under test is a finding; the engine is restarted for the next game.
+Every game on both engines begins at a ``Start`` (oracle.starts): a play-out and an engine
+game at the setup; the play-outs that reach on purpose (oracle.reach) at a scenario's position
+or near a rare end, written as values on the setup; a shrink's replays at a shorter prefix or
+a written position. The first hard disagreement ends a game. Once every game is played its
+findings are shrunk (oracle.shrink: by position with ``set_state``, else by prefix) within
+one budget for the run, the first finding of each signature first, and each gets its
+ready-to-commit files. A fault of the engine under test is a finding; the engine is
+restarted for the next game. The rule coverage (oracle.coverage) counts the run's own games,
+never a shrink's replays.
 """
 
 from __future__ import annotations
@@ -28,16 +35,18 @@ from oracle.findings import Finding, Report, Settings
 from oracle.formats.converter import json_equal
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
+from oracle.option_matrix import option_matrix, players_range
 from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
-from oracle.reach import PROBE_CHANCE as START_PROBE_CHANCE
-from oracle.reach import Favouring, Reach, start_scenario_text
+from oracle.provenance import name_rule
+from oracle.reach import Reach
 from oracle.refengine import LocalEngine
-from oracle.reproduce import log_text, scenario_text
+from oracle.reproduce import case_id, log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
-from oracle.shrink import Chooser, shrink_finding
-from oracle.starts import Start, index_in_legal, start_choices
+from oracle.shrink import Chooser, Prober
+from oracle.shrink_run import ShrinkBudget, shrink, shrink_order
+from oracle.starts import Start, index_in_legal
 
 PROBE_CHANCE = 0.05
 """The share of positions along a play-out where refused events are sent."""
@@ -66,8 +75,31 @@ class Conformance:
         self.report = Report(settings)
         self.soft_seen: set[tuple[str | None, str | None]] = set()
         self._case = "session"
+        self.matrix = (
+            option_matrix(settings.game, settings.options)
+            if settings.option_matrix
+            else [dict(settings.options)]
+        )
+        self.report.option_matrix_size = len(self.matrix) if settings.option_matrix else 0
+        self.budget = ShrinkBudget(settings.shrink_seconds)
+        self.pending: list[int] = []
+        """Indexes into the report's findings still to be shrunk and given their files."""
+        self.case_ids: set[str] = set()
+        self.replaying = False
+        """True while a shrink replays a case: what it finds is not the run's own, and the
+        rule coverage counts nothing of it."""
         self.coverage = Coverage(settings, self.games)  # rule coverage (oracle/coverage.py)
         self.reach = Reach(settings, self.games, self.coverage)  # oracle/reach.py
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What the engine under test said it can do (after ``connect``)."""
+        return self.remote.capabilities
+
+    @property
+    def counting(self) -> Coverage | None:
+        """The rule coverage to count a game's steps in: None while a shrink replays."""
+        return None if self.replaying else self.coverage
 
     # --- the session -------------------------------------------------------------------
 
@@ -77,6 +109,7 @@ class Conformance:
         try:
             if self.connect():
                 self.run_parts()
+            self.finish_findings()
         finally:
             self.process.close()
             self.coverage.finish(self.report)
@@ -122,61 +155,173 @@ class Conformance:
             for k in range(s.games):
                 if self.ensure_running():
                     self.engine_game(k)
+        if "perft" in s.parts and self.ensure_running():
+            from oracle.conform_perft import run_perft
+
+            run_perft(self)
+        if "chance" in s.parts:
+            from oracle.conform_chance import chance_part
+
+            chance_part(self)
 
     def add(self, finding: Finding) -> None:
-        """Record a finding under the current case."""
+        """Record a finding under the current case, naming its rule (oracle.provenance)."""
+        if self.replaying:
+            return  # found while a shrink replays a case: not the run's own
+        finding = self.named(finding)
         self.report.findings.append(attrs.evolve(finding, case=finding.case or self._case))
+
+    def named(self, finding: Finding) -> Finding:
+        """The finding with its rule, or why none applies (oracle.provenance), judged on its
+        own case: its events from its start (the setup, or a position written there)."""
+        options = self.settings.options if finding.options is None else finding.options
+        return name_rule(finding, self.games, self.settings.game, options)
+
+    def found(self, finding: Finding) -> None:
+        """Record a game's hard finding, to be shrunk and given its files (``finish``)."""
+        finding = attrs.evolve(finding, case=finding.case or self._case)
+        finding = attrs.evolve(finding, case_id=self.unique_id(finding))
+        self.add(finding)
+        self.pending.append(len(self.report.findings) - 1)
+
+    def unique_id(self, finding: Finding) -> str:
+        """The finding's scenario id, unique in the run (a number added on a repeat)."""
+        base = case_id(self.settings.game, finding)
+        found, n = base, 1
+        while found in self.case_ids:
+            n += 1
+            found = f"{base}-{n}"
+        self.case_ids.add(found)
+        return found
 
     def begin(self, part: str, name: str) -> None:
         """Start a test case: findings from now on belong to it."""
         self._case = name
         self.report.cases.append((part, name))
 
+    def setup_for(self, k: int) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """The players and the game options of game ``k`` (a play-out or an engine game):
+        the option settings take turns (one unless ``--option-matrix``), and the player
+        counts asked for, those the setting takes (else the setting's own counts)."""
+        options = self.matrix[k % len(self.matrix)]
+        low, high = players_range(self.settings.game, options)
+        counts = [n for n in self.settings.players if low <= n <= high]
+        counts = counts or list(range(low, high + 1))
+        turn = k // len(self.matrix)  # each setting takes the player counts in turn
+        if options not in self.report.option_settings:
+            self.report.option_settings.append(options)
+        return PLAYER_NAMES[: counts[turn % len(counts)]], options
+
     def players_for(self, k: int) -> tuple[str, ...]:
-        counts = self.settings.players
-        return PLAYER_NAMES[: counts[k % len(counts)]]
+        return self.setup_for(k)[0]
+
+    def case_name(self, part: str, k: int, start: Start) -> str:
+        """A game's test case name: part, number, players, seed and options set."""
+        name = f"{part}-{k}-{len(start.players)}p"
+        if start.seed is not None:
+            name += f"-seed{start.seed}"
+        for key, value in sorted(start.options.items()):
+            if key != "profile" and self.settings.options.get(key) != value:
+                name += f"-{key}={_shown(value)}"
+        return name
 
     # --- part 1 and 2: differential play-outs with probes ---------------------------------
 
-    def playout_game(self, k: int) -> None:
-        s = self.settings
-        players, seed = self.players_for(k), s.seed + k
-        rng = random.Random(seed)
-        probe_rng = random.Random(seed + 1_000_003)
+    def playout_start(self, k: int) -> Start:
+        """Where play-out ``k`` begins: the setup of its players and options, its seed."""
+        players, options = self.setup_for(k)
+        return Start(players, options, game_no=k, seed=self.settings.seed + k)
+
+    def playout_chooser(self, start: Start) -> Chooser:
+        """How play-out ``start`` chooses its events: seeded random choices, as ``play``."""
+        rng = random.Random(start.seed)
 
         def chooser(ref: LocalEngine, _: int) -> int:
             return ref.choice(rng)
 
+        return chooser
+
+    def playout_game(self, k: int) -> None:
+        start = self.playout_start(k)
         self.report.counts.games += 1
-        self.begin("playout", f"playout-{k}-{len(players)}p-seed{seed}")
-        with_probes = "probes" in s.parts
-        finding = self.play(players, chooser, probe_rng if with_probes else None, k, seed)
-        if finding is None:
+        self.begin("playout", self.case_name("playout", k, start))
+        finding = self.play(start, self.playout_chooser(start), self.probe_rng(start))
+        if finding is not None:
+            self.found(finding)
+
+    def probe_rng(self, start: Start) -> random.Random | None:
+        """The generator of a play-out's probes (None without the part ``probes``)."""
+        if "probes" not in self.settings.parts:
+            return None
+        return random.Random((start.seed or 0) + 1_000_003)
+
+    def play_from(self, start: Start, name: str, chooser: Chooser, prober: Prober) -> None:
+        """A play-out that reaches on purpose (oracle.reach): from ``start``, test case
+        ``name``, choosing with ``chooser``, probing with ``prober``. Its finding is shrunk
+        and written as any play-out's, unless the run has one of the same signature
+        already: these play-outs are there to find what the others did not."""
+        self.report.counts.games += 1
+        self.begin("playout", name)
+        finding = self.play(start, chooser, self.probe_rng(start), prober=prober)
+        if finding is not None and not any(finding.same_kind(f) for f in self.report.findings):
+            self.found(finding)
+
+    def finish_findings(self) -> None:
+        """Shrink the findings still pending and make their files: the first of each
+        signature first, all within the run's one shrink budget."""
+        pending, self.pending = self.pending, []
+        if not pending:
             return
-        finding = attrs.evolve(finding, game_no=k, seed=seed)
-        if s.shrink and finding.part in ("playout", "probes"):
-            with self.coverage.paused():  # the replays exercise nothing new
-                finding = shrink_finding(self, finding)
-        self.add(_with_files(self, finding))
+        counts = self.report.counts
+        before = attrs.evolve(counts)
+        started = time.monotonic()
+        order = shrink_order([self.report.findings[i] for i in pending])
+        self.replaying = True
+        try:
+            for n, j in enumerate(order):
+                i = pending[j]
+                finding = self.report.findings[i]
+                seconds = self.budget.share(len(order) - n)
+                began = time.monotonic()
+                smaller = (
+                    shrink(self, finding, self.budget, seconds) if self.settings.shrink else finding
+                )
+                self.budget.spend(time.monotonic() - began)
+                if smaller is not finding:  # a replay's finding: this case, its rule named
+                    smaller = self.named(attrs.evolve(smaller, case=finding.case))
+                self.report.findings[i] = _with_files(self, finding, smaller)
+        finally:
+            self.replaying = False
+            before.shrink_runs = counts.shrink_runs
+            self.report.counts = before  # the replays are not part of the run's own counts
+            self.report.shrink_seconds += time.monotonic() - started
 
     def play(
         self,
-        players: tuple[str, ...],
+        start: Start,
         chooser: Chooser,
-        probe_rng: random.Random | None,
-        game_no: int | None,
-        seed: int | None,
+        probe_rng: random.Random | None = None,
         final_probe: dict[str, Any] | None = None,
+        prober: Prober | None = None,
     ) -> Finding | None:
-        """One play-out: the first hard finding, or None. Soft findings are added as found.
-        With ``final_probe`` (shrinking a probe finding) that event is sent at the end."""
+        """One game on both engines from ``start``: its values set, its steps played (one
+        ours refuses is sent as a probe and ends them), then the chooser's events; the first
+        hard finding, or None. Soft findings are added as found. ``chooser`` picks each event
+        (None stops the game); with ``probe_rng`` events ours refuses are sent along the way
+        (``prober`` says which, where: by default a few fuzzed ones at a share
+        ``PROBE_CHANCE`` of the positions); with ``final_probe`` (shrinking a probe finding)
+        that event is sent at the end."""
         ref = LocalEngine(games=self.games)
-        ref.new_game(self.settings.game, players, self.settings.options)
-        game = _Game(self, ref, players, game_no, seed)
+        ref.new_game(self.settings.game, start.players, start.options)
+        if start.given is not None:
+            ref.set_state(start.given)  # whoever made the start checked our engine takes it
+        game = _Game(self, ref, start)
+        probes = prober or random_probes
         try:
             if not self.ensure_running():
                 return None
             game.start()
+            game.play_steps(start.steps)
             pool = new_pool()
             while True:
                 _, over = ref.to_act()
@@ -184,8 +329,8 @@ class Conformance:
                     break
                 if probe_rng is not None:
                     ref.remember_fields(pool)
-                    if probe_rng.random() < PROBE_CHANCE:
-                        game.probe_here(pool, probe_rng)
+                    for event in probes(ref, pool, probe_rng):
+                        game.send_probe(event)
                 choice = chooser(ref, len(game.events))
                 if choice is None:
                     break
@@ -212,6 +357,10 @@ class Conformance:
             "players": game.players if game is not None else (),
             "stderr": stderr,
         }
+        if game is not None:
+            common.update(game.where())
+            if game.pending_event is not None:
+                common["probe"] = game.pending_event
         if isinstance(exc, EngineFault):
             return Finding(part, exc.kind, exc.message, request=exc.request, **common)
         message = f"the engine answered an error: {exc}"
@@ -272,12 +421,13 @@ class Conformance:
     # --- part 4: engine-driven games ----------------------------------------------------
 
     def engine_game(self, k: int) -> None:
-        players = self.players_for(k)
+        players, options = self.setup_for(k)
+        start = Start(players, options, game_no=k)
         ref = LocalEngine(games=self.games)
-        ref.new_game(self.settings.game, players, self.settings.options)
-        game = _Game(self, ref, players, k, None, part="engine")
+        ref.new_game(self.settings.game, players, options)
+        game = _Game(self, ref, start, part="engine")
         self.report.counts.engine_games += 1
-        self.begin("engine", f"engine-{k}-{len(players)}p")
+        self.begin("engine", self.case_name("engine", k, start))
         try:
             game.start()
             while not ref.to_act()[1]:
@@ -286,113 +436,29 @@ class Conformance:
                 game.engine_step()
             game.finish(False)
         except _Stop as stop:
-            self.add(_with_files(self, attrs.evolve(stop.finding, game_no=k)))
+            self.found(stop.finding)
         except (EngineFault, EngineError) as exc:
-            finding = self._fault_finding("engine", exc, game)
-            self.add(_with_files(self, attrs.evolve(finding, game_no=k)))
+            self.found(self._fault_finding("engine", exc, game))
         finally:
             self.process.settle()
-
-    # --- deliberate play-outs from other positions (oracle/reach.py chooses them) ---------
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """The engine's capabilities, as its hello said."""
-        return frozenset(self.remote.capabilities)
-
-    def play_start(self, start: Start, chooser: Favouring, name: str, seed: int) -> bool:
-        """One play-out from ``start``: the setup under its options, its events, its values
-        set on both engines, its steps (one ours refuses is sent as a probe), then
-        ``chooser``'s events; a finding is added as found (not shrunk: the case is already
-        short), with a scenario file that starts from the same position. False, and nothing
-        sent, when our engine cannot take the start or the engine under test refuses its
-        options."""
-        choices = start_choices(self.games, self.settings.game, start)
-        if choices is None or not self.ensure_running():
-            return False
-        ref = LocalEngine(games=self.games)
-        ref.new_game(self.settings.game, start.players, start.options)
-        try:
-            self.remote.new_game(self.settings.game, start.players, start.options)
-        except EngineError:
-            self.process.settle()
-            return False
-        except EngineFault as exc:
-            self.add(self._fault_finding("playout", exc, None))
-            return True
-        self.begin("playout", name)  # not counted in ``games``: coverage counts these
-        game = _Game(self, ref, start.players, None, seed)
-        self.coverage.setup(ref, start.players, "playout")
-        with_probes = "probes" in self.settings.parts
-        probe_rng = random.Random(seed + 1_000_003)
-        try:
-            game.compare()
-            for index in choices:
-                game.step(index)
-            if start.state:
-                ref.set_state(start.state)
-                self.remote.set_state(start.state)
-                game.compare()
-            for event in start.steps:
-                if ref.probe(event) is not None:
-                    game.send_probe(event)
-                    break
-                game.step(index_in_legal(ref, event))
-            chooser.started = len(game.events)
-            pool = new_pool()
-            while not ref.to_act()[1]:
-                if with_probes:
-                    ref.remember_fields(pool)
-                    if probe_rng.random() < START_PROBE_CHANCE:
-                        for event in self.reach.probes_here(ref, pool, probe_rng):
-                            game.send_probe(event)
-                chosen = chooser(ref, len(game.events))
-                if chosen is None:
-                    break
-                game.step(chosen)
-            if ref.to_act()[1]:
-                game.finish(with_probes)
-        except _Stop as stop:
-            self._add_from_start(start, stop.finding, seed)
-        except (EngineFault, EngineError) as exc:
-            self._add_from_start(start, self._fault_finding("playout", exc, game), seed)
-        finally:
-            self.process.settle()
-        return True
-
-    def _add_from_start(self, start: Start, finding: Finding, seed: int) -> None:
-        """Add a finding of a play-out from ``start``, with its scenario file (no log: a log
-        cannot set values by path), unless the run has one of the same kind (kind, path,
-        rule) already: these play-outs are there to find what the others did not."""
-        if any(finding.same_kind(f) for f in self.report.findings):
-            return
-        finding = attrs.evolve(finding, seed=seed, case=finding.case or self._case)
-        self.add(attrs.evolve(finding, scenario=start_scenario_text(self.settings, start, finding)))
 
 
 class _Game:
     """One game played on both engines at once: steps, checks, probes."""
 
-    def __init__(
-        self,
-        run: Conformance,
-        ref: LocalEngine,
-        players: tuple[str, ...],
-        game_no: int | None,
-        seed: int | None,
-        part: str = "playout",
-    ) -> None:
+    def __init__(self, run: Conformance, ref: LocalEngine, start: Start, part: str = "playout"):
         self.run = run
         self.ref = ref
         self.remote = run.remote
-        self.players = players
-        self.game_no = game_no
-        self.seed = seed
+        self.start_at = start
+        self.players = start.players
         self.part = part
         self.events: list[dict[str, Any]] = []
         self.choices: list[int] = []
         self.pending: int | None = None
         """The choice being sent: a fault while the engine applies it is replayed with it."""
+        self.pending_event: dict[str, Any] | None = None
+        """The event being sent (the one a fault happened on)."""
         self.counts = run.report.counts
 
     def tried(self) -> tuple[int, ...]:
@@ -400,27 +466,60 @@ class _Game:
         pending = () if self.pending is None else (self.pending,)
         return (*self.choices, *pending)
 
+    def where(self) -> dict[str, Any]:
+        """What every finding of this game says of where it began."""
+        start = self.start_at
+        return {
+            "game_no": start.game_no,
+            "seed": start.seed,
+            "options": start.options,
+            "given": start.given,
+        }
+
     def stop(self, kind: str, message: str, part: str | None = None, **more: Any) -> NoReturn:
         """End the game with a hard finding."""
-        raise _Stop(
-            Finding(
-                part or self.part,
-                kind,
-                message,
-                players=self.players,
-                event_index=len(self.events),
-                events=tuple(self.events),
-                choices=self.tried(),
-                request=self.run.process.last_request,
-                stderr=tuple(self.run.process.stderr_tail),
-                **more,
-            )
+        finding = Finding(
+            part or self.part,
+            kind,
+            message,
+            players=self.players,
+            event_index=len(self.events),
+            events=tuple(self.events),
+            choices=self.tried(),
+            request=self.run.process.last_request,
+            stderr=tuple(self.run.process.stderr_tail),
+            **self.where(),
+            **more,
         )
+        raise _Stop(finding)  # its rule is named as it is added (oracle.provenance)
 
     def start(self) -> None:
-        self.remote.new_game(self.run.settings.game, self.players, self.run.settings.options)
-        self.run.coverage.setup(self.ref, self.players, self.part)
+        start = self.start_at
+        self.remote.new_game(self.run.settings.game, self.players, start.options)
+        if start.given is not None:
+            self.remote.set_state(start.given)
+        coverage = self.run.counting
+        if coverage is not None:
+            coverage.setup(self.ref, self.players, self.part)
         self.compare()
+
+    def play_steps(self, steps: tuple[dict[str, Any], ...]) -> None:
+        """A start's steps, in order, until the game ends; one ours refuses is sent as a
+        probe instead, and ends the steps (a scenario's illegal step)."""
+        for event in steps:
+            if self.ref.to_act()[1]:
+                return
+            if self.ref.probe(event) is not None:
+                self.send_probe(event)
+                return
+            self.step(index_in_legal(self.ref, event))
+
+    def apply_ours(self, event: dict[str, Any]) -> Refusal | None:
+        """Ours applies ``event``: the refusal, or None (counted by the rule coverage)."""
+        coverage = self.run.counting
+        if coverage is None:
+            return self.ref.apply(event)
+        return coverage.apply(self.ref, event, self.part)
 
     def step(self, choice: int) -> None:
         """Send our ``choice`` (an index into our legal list) to both engines.
@@ -432,16 +531,16 @@ class _Game:
         legal = self.ref.legal()
         index = choice % len(legal)
         event = legal[index]
-        if self.run.coverage.apply(self.ref, event, self.part) is not None:
+        if self.apply_ours(event) is not None:
             raise RuntimeError("our engine refused its own legal event")
-        self.pending = index
+        self.pending, self.pending_event = index, event
         self.remote.ask_apply(event)
         self.ask()
         refused = self.remote.answer_apply()
         if refused is not None:
             message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
             self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
-        self.pending = None
+        self.pending, self.pending_event = None, None
         self.events.append(event)
         self.choices.append(index)
         self.counts.events += 1
@@ -451,7 +550,7 @@ class _Game:
         """Ask the engine for its own next event and validate it against ours."""
         event = self.remote.next()
         try:
-            refused = self.run.coverage.apply(self.ref, event, self.part)
+            refused = self.apply_ours(event)
         except EngineError as exc:
             self.stop("bad_event", f"the engine played a malformed event: {exc}", probe=event)
         if refused is not None:
@@ -546,21 +645,20 @@ class _Game:
                 message += f"; e.g. extra {extra[0]}"
             self.stop("legal", message, ours=missing, theirs=extra)
 
-    def probe_here(self, pool: Pool, rng: random.Random) -> None:
-        """Send a few events our engine refuses here; each must be refused, nothing changed."""
-        for event in self.ref.refused_probes(pool, rng, PROBE_CANDIDATES)[:PROBES_PER_POSITION]:
-            self.send_probe(event)
-
     def send_probe(self, event: dict[str, Any]) -> None:
         ours = self.ref.probe(event)
         if ours is None:
             return  # not refused by us here: no probe
         self.counts.probes += 1
-        self.run.coverage.refused(ours.rule, "probes")
+        coverage = self.run.counting
+        if coverage is not None:
+            coverage.refused(ours.rule, "probes")
+        self.pending_event = event
         try:
             theirs = self.remote.apply(event)
         except EngineError:
             theirs = Refusal(None, "refused with an error")  # a refusal all the same
+        self.pending_event = None
         if theirs is None:
             message = f"the engine accepted an event ours refuses: {ours.rule}: {ours.message}"
             self.stop(
@@ -571,7 +669,7 @@ class _Game:
                 rule=ours.rule,
                 citation=ours.citation,
             )
-        if theirs.rule is not None and theirs.rule != ours.rule:
+        if theirs.rule is not None and theirs.rule != ours.rule and not self.run.replaying:
             self.soft_rule(event, ours, theirs)
         try:
             self.compare()
@@ -597,8 +695,7 @@ class _Game:
                 "probes",
                 "rule_id",
                 message,
-                game_no=self.game_no,
-                seed=self.seed,
+                **self.where(),
                 players=self.players,
                 event_index=len(self.events),
                 events=tuple(self.events),
@@ -614,7 +711,9 @@ class _Game:
         """At the end: the result, and (probing) one more event must be refused."""
         ours = self.ref.result()
         scores, winners = self.remote.result()
-        self.run.coverage.result(self.ref, self.part)
+        coverage = self.run.counting
+        if coverage is not None:
+            coverage.result(self.ref, self.part)
         if not json_equal(list(ours), [scores, winners]):
             message = f"result: ours {ours[0]} {ours[1]}, the engine's {scores} {winners}"
             self.stop("result", message, ours=list(ours), theirs=[scores, winners])
@@ -626,6 +725,14 @@ _OK_VALUES = b'{"ok": true, "values": '
 _OK_EVENTS = b'{"ok": true, "events": '
 """How ``serve`` begins its answers to ``state`` and ``legal`` (json.dumps of the response):
 an engine that writes our answer in these very bytes needs no decoding and no comparison."""
+
+
+def random_probes(ref: LocalEngine, pool: Pool, rng: random.Random) -> list[dict[str, Any]]:
+    """A play-out's probes here: at a share ``PROBE_CHANCE`` of positions, a few fuzzed
+    events ours refuses (oracle.probes)."""
+    if rng.random() >= PROBE_CHANCE:
+        return []
+    return ref.refused_probes(pool, rng, PROBE_CANDIDATES)[:PROBES_PER_POSITION]
 
 
 def _same_json(ours: dict[str, Any], answered: dict[str, Any], written: str | None = None) -> bool:
@@ -640,14 +747,21 @@ def _same_json(ours: dict[str, Any], answered: dict[str, Any], written: str | No
     return json.dumps({path: answered[path] for path in ours}) == written
 
 
+def _shown(value: Any) -> str:
+    """An option value in a case name: ``true``, ``advanced``."""
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
 def _actor(to_act: tuple[str, bool]) -> str:
     return "game over" if to_act[1] else to_act[0]
 
 
-def _with_files(run: Conformance, finding: Finding) -> Finding:
-    """The finding with its ready-to-commit log and scenario file."""
+def _with_files(run: Conformance, found: Finding, shrunk: Finding) -> Finding:
+    """The shrunk finding with its ready-to-commit log and scenario file. The log is a game
+    from the setup: the one found, unless the shrink found a shorter game (by prefix)."""
+    game = shrunk if shrunk.given is None else found
     return attrs.evolve(
-        finding,
-        log=log_text(run.settings, finding),
-        scenario=scenario_text(run.settings, finding),
+        shrunk,
+        log=log_text(run.settings, game) if game.given is None else None,
+        scenario=scenario_text(run.settings, shrunk, shrunk.case_id),
     )

@@ -49,6 +49,9 @@ class Settings:
     options: dict[str, Any] = attrs.field(factory=dict)
     at: int | None = None
     root: str | None = None
+    readings: bool = False
+    """Search the readings of the options under which a failing log validates or gets
+    further (oracle/readings.py)."""
 
 
 def _walk(folder: Path) -> Iterator[Path]:
@@ -203,15 +206,30 @@ Work = Callable[[list[str], Settings, GameCache], list[R]]
 
 def validate_batch(names: list[str], settings: Settings, games: GameCache) -> list[Any]:
     """Verdicts on a batch of logs, in order."""
-    from oracle.replay import validate_log
-
     if settings.root is None:
-        return [validate_log(Path(name), games, settings.at) for name in names]
+        return [_verdict(Path(name), settings, games) for name in names]
     verdicts = []
     for name in names:
-        verdict = validate_log(Path(settings.root, name), games, settings.at)
+        verdict = _verdict(Path(settings.root, name), settings, games)
         verdicts.append(attrs.evolve(verdict, log=name))
     return verdicts
+
+
+def _verdict(path: Path, settings: Settings, games: GameCache) -> Any:
+    """The verdict on one log; with ``settings.readings``, a failing one carries the
+    readings search (its module loaded only then: a valid log never needs it)."""
+    from oracle.replay import validate_log
+
+    if settings.readings and str(path) == STDIN:  # read once, kept for the search
+        from oracle.readings import validate_log_with_readings
+
+        return validate_log_with_readings(path, games, settings.at)
+    verdict = validate_log(path, games, settings.at)
+    if settings.readings and verdict.kind in ("illegal", "divergent"):
+        from oracle.readings import with_readings
+
+        return with_readings(verdict, path, games)
+    return verdict
 
 
 def every_core(jobs: int) -> int:

@@ -27,8 +27,7 @@ on purpose towards the rules random play leaves out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +35,13 @@ import attrs
 import cattrs
 import yaml
 
-from oracle.findings import Report, Settings
+from oracle.findings import Report, RuleCount, RuleCoverage, Settings
 from oracle.formats.converter import structure_event
 from oracle.formats.scenario import BadScenario, load_scenario
 from oracle.games import GameCache
 from oracle.protocol import EngineError, Refusal
 from oracle.refengine import LocalEngine
 from reference.core import yamlfile
-from reference.core.catalogue import Rule
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
 from reference.core.game import Game
 from reference.core.trace import Recorder
@@ -131,47 +129,6 @@ def load_coverage_file(game: Game) -> CoverageFile:
 # --- the counts ---------------------------------------------------------------------------
 
 
-@attrs.define
-class RuleCount:
-    """How often one rule was exercised, and by which parts of the run."""
-
-    accepted: int = 0
-    refused: int = 0
-    parts: set[str] = attrs.field(factory=set)
-
-
-@attrs.define
-class RuleCoverage:
-    """The rule coverage of one run: every catalogue rule's counts, in catalogue order."""
-
-    game: str
-    rules: tuple[Rule, ...]
-    unreachable: dict[str, str]
-    counts: dict[str, RuleCount]
-    minimum: float | None = None
-    starts_played: int = 0
-    starts_skipped: int = 0
-    notes: list[str] = attrs.field(factory=list)
-    """What the run could not do to reach rules (e.g. no ``set_state``)."""
-
-    def exercised(self) -> list[str]:
-        """The catalogue rules accepted or refused at least once."""
-        return [r.id for r in self.rules if self.counts[r.id].accepted or self.counts[r.id].refused]
-
-    def not_exercised(self) -> list[str]:
-        """The catalogue rules never exercised (listed as unreachable or not)."""
-        done = set(self.exercised())
-        return [r.id for r in self.rules if r.id not in done]
-
-    def percent(self) -> float:
-        """The share of the catalogue exercised, in percent (100 for an empty catalogue)."""
-        return 100.0 * len(self.exercised()) / len(self.rules) if self.rules else 100.0
-
-    def passed(self) -> bool:
-        """Whether the share reaches ``--min-coverage`` (always, without one)."""
-        return self.minimum is None or self.percent() >= self.minimum
-
-
 def new_rule_coverage(game: Game, minimum: float | None = None) -> RuleCoverage:
     """Empty counts for every rule of ``game``'s catalogue."""
     rules = game.catalogue.rules if hasattr(game, "catalogue") else ()
@@ -242,7 +199,6 @@ class Coverage:
         self.settings = settings
         self.games = games
         self.tracker = Tracker()
-        self._paused = 0
         try:
             game = games.get(settings.game, settings.options)
         except BadOptions:  # the run reports its options; the catalogue is the same
@@ -250,19 +206,10 @@ class Coverage:
         self.listed = load_coverage_file(game)
         self.summary = new_rule_coverage(game, settings.min_coverage)
 
-    # -- counting
-
-    @contextmanager
-    def paused(self) -> Iterator[None]:
-        """Nothing is counted inside (the replays of shrinking)."""
-        self._paused += 1
-        try:
-            yield
-        finally:
-            self._paused -= 1
+    # -- counting (conform calls these only for its own games, not a shrink's replays)
 
     def count(self, rule: str | None, part: str, refused: bool = False) -> None:
-        if self._paused or rule is None:
+        if rule is None:
             return
         entry = self.summary.counts.get(rule)
         if entry is None:
@@ -277,8 +224,6 @@ class Coverage:
         """``ref.apply(event)``, counting the rules it is accepted under or refused by."""
         game, state = ref.internals()
         refused = ref.apply(event)
-        if self._paused:
-            return refused
         if refused is not None:
             self.count(refused.rule, part, refused=True)
             return refused
@@ -298,8 +243,6 @@ class Coverage:
     def setup(self, ref: LocalEngine, players: tuple[str, ...], part: str) -> None:
         """A game started from the setup on both engines, its position compared: the rules
         the setup's trace points note, and the file's ``setup`` rules."""
-        if self._paused:
-            return
         game = ref.internals()[0]
         rules = [*self.tracker.setup_rules(game, players), *self._listed(self.listed.setup, game)]
         for rule in dict.fromkeys(rules):
@@ -308,8 +251,6 @@ class Coverage:
     def result(self, ref: LocalEngine, part: str) -> None:
         """The result of a finished game was compared: the game's scoring rule, and the
         file's ``result`` rules (and ``shared_result`` ones for two or more winners)."""
-        if self._paused:
-            return
         game = ref.internals()[0]
         _, winners = ref.result()
         scoring = getattr(game, "scoring_rule", None)
@@ -328,8 +269,6 @@ class Coverage:
     def scenario(self, path: Path) -> None:
         """A scenario the engine under test ran: its steps, replayed on ours, are counted
         (accepted under the rules they are applied by, an illegal one refused)."""
-        if self._paused:
-            return
         try:
             sc = load_scenario(path).scenario
         except BadScenario:
@@ -367,7 +306,7 @@ class Coverage:
                 entry.accepted += used.accepted
                 entry.refused += used.refused
                 entry.parts |= used.parts
-        report.coverage = self.summary
+        report.rules_exercised = self.summary
 
 
 def game_options(game: Game) -> object:
@@ -452,15 +391,14 @@ def coverage_json(summary: RuleCoverage) -> dict[str, Any]:
     }
 
 
-def coverage_properties(summary: RuleCoverage) -> list[tuple[str, str]]:
-    """The coverage as JUnit properties of the test suite."""
-    props = [
-        ("rules.catalogue", str(len(summary.rules))),
-        ("rules.exercised", str(len(summary.exercised()))),
-        ("rules.percent", f"{summary.percent():.1f}"),
-        ("rules.unreachable_listed", str(len(summary.unreachable))),
-        ("rules.not_exercised", " ".join(summary.not_exercised())),
-    ]
+def coverage_properties(summary: RuleCoverage) -> dict[str, str]:
+    """The coverage as JUnit properties of the test suite (``rules_exercised``: "N of M")."""
+    props = {
+        "rules_exercised": f"{len(summary.exercised())} of {len(summary.rules)}",
+        "rules_exercised.percent": f"{summary.percent():.1f}",
+        "rules_exercised.unreachable_listed": str(len(summary.unreachable)),
+        "rules_exercised.not_exercised": " ".join(summary.not_exercised()),
+    }
     if summary.minimum is not None:
-        props.append(("rules.minimum", f"{summary.minimum:g}"))
+        props["rules_exercised.minimum"] = f"{summary.minimum:g}"
     return props

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -24,10 +24,18 @@ MAX_EVENTS = 200_000
 """A game that has not ended after this many events is an engine bug."""
 
 
-def choose(game: Game, state: Any, rng: random.Random) -> Any:
-    """The next event: a chance outcome by its probability, or a uniform legal choice."""
+ChancePolicy = Callable[[list[tuple[dict[str, Any], float]], random.Random], dict[str, Any]]
+"""Draws a chance outcome: (the outcomes with their probabilities, as wire events; the
+game's generator) -> the outcome drawn (one of them)."""
+
+
+def choose(game: Game, state: Any, rng: random.Random, chance: ChancePolicy | None = None) -> Any:
+    """The next event: a chance outcome by its probability (or as ``chance`` draws it), or a
+    uniform legal choice."""
     if game.to_act(state) == CHANCE:
         outcomes = game.chance_outcomes(state)
+        if chance is not None:
+            return _drawn(game, outcomes, chance, rng)
         events = [event for event, _ in outcomes]
         weights = [weight for _, weight in outcomes]
         return rng.choices(events, weights=weights)[0]
@@ -35,6 +43,18 @@ def choose(game: Game, state: Any, rng: random.Random) -> Any:
     if not legal:
         raise EngineInvariantError([f"{game.to_act(state)} is to act but has no legal event"])
     return legal[rng.randrange(len(legal))]
+
+
+def _drawn(
+    game: Game, outcomes: list[tuple[Any, float]], chance: ChancePolicy, rng: random.Random
+) -> Any:
+    """The outcome a chance policy draws, as the engine's event; one not listed is refused."""
+    wire = [(unstructure_event(event), p) for event, p in outcomes]
+    drawn = chance(wire, rng)
+    for (event, _), (listed, _) in zip(outcomes, wire, strict=True):
+        if listed == drawn:
+            return event
+    raise ValueError(f"the chance policy drew {drawn}, not one of the outcomes")
 
 
 def claims(state: Any, event: Any) -> dict[str, Any]:
@@ -69,21 +89,23 @@ def play_lines(
     seed: int,
     options: dict[str, Any],
     full: bool = False,
+    chance: ChancePolicy | None = None,
 ) -> Iterator[str]:
     """The lines of a complete log of one seeded random game; ``full``: every leaf path
-    of the position is claimed after each event, not only the actor's plain values."""
+    of the position is claimed after each event, not only the actor's plain values;
+    ``chance`` draws the chance outcomes (by default: by their probabilities)."""
     rng = random.Random(seed)
     state = game.new_game(players)
     yield header_line(game.name, players, options)
     count = 0
     while not game.is_over(state):
-        event = choose(game, state, rng)
+        event = choose(game, state, rng, chance)
         state = step(game, state, event)
         count += 1
         if count > MAX_EVENTS:
             raise EngineInvariantError([f"no end after {MAX_EVENTS} events"])
         record = unstructure_event(event)
         record["state"] = full_claims(state) if full else claims(state, event)
-        yield json.dumps(record)
+        yield json.dumps(record, allow_nan=False)
     result = game.result(state)
     yield json.dumps({"result": {"scores": result.scores, "winners": list(result.winners)}})

@@ -243,7 +243,10 @@ def _leaves(prefix: str, value: Any) -> Iterator[tuple[str, Any]]:
 
 def position_failures(game: Game, state: Any) -> list[str]:
     """Why a hand-written position is unsound: the game's invariants, or its stricter
-    ``position_failures`` where it has one (what play from the setup always keeps)."""
+    ``position_failures`` where it has one (what play from the setup always keeps); then
+    whether the rules can tell, there, whether the game is over, who acts and what they may
+    do (a stage that needs a drawn builder with none drawn, a queue stage with nobody
+    queued: parts that play always sets together, which no invariant names)."""
     stricter = getattr(game, "position_failures", None)
     try:
         failures: list[str] = (
@@ -253,4 +256,15 @@ def position_failures(game: Game, state: Any) -> list[str]:
         # A state the check cannot even read (an empty table it takes the minimum of, a key
         # it looks up) is the file's, not ours: play never builds one, only a given.state.
         return [f"the invariant check cannot read it ({type(exc).__name__}: {exc})"]
+    if failures:
+        return failures
+    try:
+        if not game.is_over(state):
+            game.to_act(state)
+            game.legal_events(state)
+    except (AssertionError, KeyError, ValueError, TypeError, IndexError) as exc:
+        # The same, for the rules that say who acts: a part they need is missing (what a
+        # narrowing ``assert`` of the game's code states), so no rule can be judged there.
+        shown = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return [f"the rules cannot tell who acts or what is legal there ({shown})"]
     return failures

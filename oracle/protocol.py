@@ -27,7 +27,7 @@ import attrs
 from oracle.formats.log import MAX_LINE_BYTES, Malformed, decode_line
 
 PROTOCOL_VERSION = 1
-CAPABILITIES: tuple[str, ...] = ("state", "legal", "set_state", "next")
+CAPABILITIES: tuple[str, ...] = ("state", "legal", "set_state", "next", "perft")
 OPS: tuple[str, ...] = (
     "hello",
     "new_game",
@@ -38,6 +38,7 @@ OPS: tuple[str, ...] = (
     "result",
     "set_state",
     "next",
+    "perft",
     "bye",
 )
 STDERR_KEEP = 64
@@ -164,6 +165,26 @@ def _ok_shape(op: str, r: dict[str, Any]) -> str | None:
             return "result needs an object 'scores' and a list 'winners'"
     elif op == "next" and not _is_event(r.get("event")):
         return "next needs 'event', an event with a string 'type'"
+    elif op == "perft":
+        return _perft_shape(r)
+    return None
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _perft_shape(r: dict[str, Any]) -> str | None:
+    if not _is_count(r.get("count")):
+        return "perft needs 'count', a whole number 0 or more"
+    rows = r.get("divide")
+    if rows is None:
+        return None
+    if not isinstance(rows, list) or not all(
+        isinstance(row, dict) and _is_event(row.get("event")) and _is_count(row.get("count"))
+        for row in rows
+    ):
+        return "perft's 'divide' is a list of {'event': an event, 'count': a whole number}"
     return None
 
 
@@ -451,7 +472,7 @@ class EngineProcess:
 
 def encode_request(message: Mapping[str, Any]) -> bytes:
     """One request as a line of JSON."""
-    return json.dumps(message).encode() + b"\n"
+    return json.dumps(message, allow_nan=False).encode() + b"\n"
 
 
 def _clip(line: Any, size: int = 120) -> str:
@@ -646,3 +667,14 @@ class RemoteEngine:
         event: dict[str, Any] = self._ok({"op": "next"})["event"]
         self._built.append({"op": "apply", "event": event})
         return event
+
+    def perft(self, depth: int, divide: bool) -> tuple[int, list[tuple[dict[str, Any], int]]]:
+        """The engine's count of the event sequences of ``depth`` events from its position
+        (capability ``perft``), and with ``divide`` the count under each first event; the
+        position stays as it was."""
+        request = {"op": "perft", "depth": depth, "divide": divide}
+        r = self._ok(request)
+        rows = r.get("divide")
+        if divide and rows is None:
+            raise EngineFault("shape", "perft with divide needs 'divide'", request)
+        return int(r["count"]), [(dict(row["event"]), int(row["count"])) for row in rows or []]

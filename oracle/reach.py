@@ -6,31 +6,30 @@ exercised (oracle/coverage.py counts them), with probes that favour such rules t
 misses: a legal event here with one field changed).
 
 A start that sets values needs ``set_state`` on the engine under test; without it only the
-play-outs from the setup run, and the coverage report says so. conform (oracle/conform.py)
-plays each start (``play_start``); this module chooses them, and writes the scenario file of
-a finding from one.
+play-outs from the setup and from the scenarios that set no values run, and the coverage
+report says so. This module chooses the starts; conform plays each as it plays any game
+(oracle/conform.py ``play_from``: the same play, findings, shrinking and case files).
 """
 
 from __future__ import annotations
 
 import random
-import re
 import typing
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 import attrs
-import yaml
 
 from oracle.coverage import Coverage
-from oracle.findings import FAULTS, Finding, Report, Settings
+from oracle.findings import FAULTS, Report, Settings
 from oracle.formats.converter import structure_event, unstructure_event
 from oracle.formats.scenario import BUNDLED_SCENARIOS
 from oracle.games import GameCache
 from oracle.probes import Pool, odd_values
 from oracle.protocol import EngineError
 from oracle.refengine import LocalEngine
-from oracle.starts import SCENARIO, Start, rare_ends, scenario_start
+from oracle.shrink import Chooser, Prober
+from oracle.starts import SCENARIO, Aimed, Start, rare_ends, scenario_start
 
 LOOKAHEAD = 8
 """Legal events ``Favouring`` tries on our engine at each decision (all of them at a start's
@@ -51,8 +50,9 @@ PROBES_PER_POSITION = 3
 
 
 class StartRunner(Protocol):
-    """What ``reach`` needs of a conform run: its settings, the engine's capabilities, and a
-    play-out from a start with a chooser (conform's ``play_start``)."""
+    """What ``Reach`` needs of a conform run: its settings and report, the engine's
+    capabilities, each game's players and options, and a play-out from a start (conform's
+    ``play_from``)."""
 
     settings: Settings
     report: Report
@@ -60,11 +60,9 @@ class StartRunner(Protocol):
     @property
     def capabilities(self) -> frozenset[str]: ...
 
-    def players_for(self, k: int) -> tuple[str, ...]: ...
+    def setup_for(self, k: int) -> tuple[tuple[str, ...], dict[str, Any]]: ...
 
-    def play_start(self, start: Start, chooser: Favouring, name: str, seed: int) -> bool:
-        """Play from ``start``; False when the engine cannot take the start (its options
-        or values refused), which is then skipped."""
+    def play_from(self, start: Start, name: str, chooser: Chooser, prober: Prober) -> None: ...
 
 
 class Reach:
@@ -74,11 +72,12 @@ class Reach:
         self.settings = settings
         self.games = games
         self.coverage = coverage
-        self._scenario_starts: list[Start] | None = None
+        self._scenario_starts: list[Aimed] | None = None
 
     def run(self, run: StartRunner) -> None:
-        """The deliberate play-outs: from rare ends (one per play-out game), then from the
-        positions of scenarios citing a rule still unexercised (one scenario per rule)."""
+        """The deliberate play-outs: from rare ends (one per play-out game, with its players
+        and options), then from the positions of scenarios citing a rule still unexercised
+        (one scenario per rule)."""
         s = self.settings
         if not s.reach or "playout" not in s.parts:
             return
@@ -89,38 +88,37 @@ class Reach:
                 "no scenario positions that set values)"
             )
         for k in range(s.games):
-            players, seed = run.players_for(k), s.seed + k
-            ends = rare_ends(self.games, s.game, players, s.options, seed)
+            players, options = run.setup_for(k)
+            seed = s.seed + k
+            ends = rare_ends(self.games, s.game, players, options, seed)
             if ends:
                 end = ends[k % len(ends)]
-                self.play(
-                    run, end, f"rare-{k}-{end.name}-{len(players)}p-seed{seed}", seed, can_set
-                )
+                self.play(run, end, f"rare-{k}-{end.name}-{len(players)}p-seed{seed}", can_set)
         played: set[str] = set()
         for rule in self.wanted_rules():
             if len(played) >= SCENARIO_STARTS_PER_GAME * s.games:
                 break
             if not self.coverage.unexercised(rule):
                 continue
-            for start in self.scenario_starts_for(rule):
-                if start.name in played or (start.state and not can_set):
+            for aimed in self.scenario_starts_for(rule):
+                if aimed.name in played or (aimed.start.given and not can_set):
                     continue
-                played.add(start.name)
-                self.play(run, start, f"start-{start.name}", s.seed, can_set)
+                played.add(aimed.name)
+                self.play(run, aimed, f"start-{aimed.name}", can_set)
                 break
 
-    def play(self, run: StartRunner, start: Start, name: str, seed: int, can_set: bool) -> None:
+    def play(self, run: StartRunner, aimed: Aimed, name: str, can_set: bool) -> None:
         """One deliberate play-out, unless the engine cannot take it or has failed hard
         already (a crash, hang, garbage or a wrong shape: every further game would too)."""
-        if (start.state and not can_set) or any(f.kind in FAULTS for f in run.report.findings):
+        if (aimed.start.given and not can_set) or any(
+            f.kind in FAULTS for f in run.report.findings
+        ):
             self.coverage.summary.starts_skipped += 1
             return
-        limit = SCENARIO_EVENTS if start.kind == SCENARIO else RARE_END_EVENTS
-        chooser = Favouring(self.coverage, random.Random(seed), limit)
-        if run.play_start(start, chooser, name, seed):
-            self.coverage.summary.starts_played += 1
-        else:
-            self.coverage.summary.starts_skipped += 1
+        limit = SCENARIO_EVENTS if aimed.kind == SCENARIO else RARE_END_EVENTS
+        chooser = Favouring(self.coverage, random.Random(aimed.start.seed), limit)
+        run.play_from(aimed.start, name, chooser, self.prober)
+        self.coverage.summary.starts_played += 1
 
     def wanted_rules(self) -> list[str]:
         """The rules still unexercised and not listed as unreachable, in catalogue order,
@@ -134,16 +132,24 @@ class Reach:
         sure = {r for r in wanted if any(r in s.refused_by for s in self.scenario_starts_for(r))}
         return sorted(wanted, key=lambda r: r not in sure)
 
-    def scenario_starts_for(self, rule: str) -> list[Start]:
+    def scenario_starts_for(self, rule: str) -> list[Aimed]:
         """The bundled scenarios of this game that cite ``rule``, as starts, by file name
         (those whose step ours refuses by ``rule`` first)."""
         if self._scenario_starts is None:
-            folder = BUNDLED_SCENARIOS / self.settings.game
+            s = self.settings
+            folder = BUNDLED_SCENARIOS / s.game
             paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-            found = (scenario_start(p, self.settings.game, self.settings.options) for p in paths)
-            self._scenario_starts = [start for start in found if start is not None]
-        citing = [start for start in self._scenario_starts if rule in start.rules]
-        return sorted(citing, key=lambda start: rule not in start.refused_by)
+            found = (scenario_start(self.games, p, s.game, s.options, s.seed) for p in paths)
+            self._scenario_starts = [aimed for aimed in found if aimed is not None]
+        citing = [aimed for aimed in self._scenario_starts if rule in aimed.rules]
+        return sorted(citing, key=lambda aimed: rule not in aimed.refused_by)
+
+    def prober(self, ref: LocalEngine, pool: Pool, rng: random.Random) -> list[dict[str, Any]]:
+        """A deliberate play-out's probes: at a share ``PROBE_CHANCE`` of its positions,
+        ``probes_here``."""
+        if rng.random() >= PROBE_CHANCE:
+            return []
+        return self.probes_here(ref, pool, rng)
 
     def probes_here(self, ref: LocalEngine, pool: Pool, rng: random.Random) -> list[dict[str, Any]]:
         """A few events ours refuses here: near misses (a legal event here with one field
@@ -205,16 +211,18 @@ class Favouring:
     it tries a few legal events on our engine (every one, up to ``LOOKAHEAD_AT_START``, at a
     start's first decisions) and takes the one that would exercise the most such rules; when
     none would, it draws as ``rules-oracle play`` does (chance by its odds). It stops after
-    ``limit`` events after the start (``started``: the events played to reach it)."""
+    ``limit`` events after its first decision (the start's own steps come before it)."""
 
     def __init__(self, coverage: Coverage, rng: random.Random, limit: int) -> None:
         self.coverage = coverage
         self.rng = rng
         self.limit = limit
-        self.started = 0
-        """Events played to reach the start (its events and steps): set by the play-out."""
+        self.started: int | None = None
+        """The events played before its first decision (the start's steps)."""
 
     def __call__(self, ref: LocalEngine, index: int) -> int | None:
+        if self.started is None:
+            self.started = index
         if index - self.started >= self.limit:
             return None
         legal = ref.legal()
@@ -233,79 +241,3 @@ class Favouring:
             if score > best_score:
                 best, best_score = i, score
         return best
-
-
-# --- the case of a finding from a start -----------------------------------------------------
-
-
-def start_scenario_text(settings: Settings, start: Start, finding: Finding) -> str | None:
-    """The scenario file of a finding of a play-out from ``start``: the start as ``given``
-    (its events and values), the events played after it as steps, and what ours says at
-    the end, as oracle/reproduce.py writes the case of a play-out from the setup. None when
-    the finding holds no position (a fault before the first event)."""
-    if not finding.players:
-        return None
-    played = [dict(e) for e in finding.events[len(start.events) :]]
-    ref = LocalEngine()
-    ref.new_game(settings.game, start.players, start.options)
-    for event in start.events:
-        ref.apply(event)
-    if start.state:
-        ref.set_state(start.state)
-    rules = list(start.rules)
-    steps = played
-    if (
-        finding.kind in ("accepted_illegal", "changed_by_refusal")
-        and finding.probe
-        and finding.rule
-    ):
-        for event in played:
-            ref.apply(event)
-        steps = [*played, dict(finding.probe)]
-        expect: dict[str, Any] = {"illegal": {"step": len(played), "rule": finding.rule}}
-        rules = [finding.rule]
-    else:
-        if finding.kind == "refused_legal" and finding.probe is not None:
-            steps = [*played, dict(finding.probe)]
-        for event in steps:
-            ref.apply(event)
-        expect = _expect_here(ref, finding)
-    given: dict[str, Any] = {}
-    if start.events:
-        given["events"] = [dict(e) for e in start.events]
-    if start.state:
-        given["state"] = dict(start.state)
-    data: dict[str, Any] = {
-        "id": re.sub(
-            r"[^A-Za-z0-9_-]+", "-", f"conform-{settings.game}-{finding.case}-{finding.kind}"
-        ).strip("-"),
-        "game": settings.game,
-        "rules": rules,
-        "source": f"rules-oracle conform --game {settings.game} --seed {settings.seed} "
-        f"(play-out {finding.case})",
-        "description": finding.message[:300],
-        "players": list(start.players),
-    }
-    if start.options:
-        data["options"] = dict(start.options)
-    if given:
-        data["given"] = given
-    if steps:
-        data["steps"] = steps
-    data["expect"] = expect
-    text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-    return text
-
-
-def _expect_here(ref: LocalEngine, finding: Finding) -> dict[str, Any]:
-    """What ours says here about what the finding is about."""
-    actor, over = ref.to_act()
-    expect: dict[str, Any] = {"over": True} if over else {"to_act": actor}
-    if finding.kind == "state" and finding.path is not None:
-        expect["state"] = ref.state([finding.path])
-    elif finding.kind == "result" and over:
-        scores, winners = ref.result()
-        expect["result"] = {"scores": scores, "winners": winners}
-    elif finding.kind == "legal" and not over:
-        expect["legal"] = {"count": len(ref.legal())}
-    return expect

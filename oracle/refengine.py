@@ -20,6 +20,7 @@ from typing import Any
 from oracle.errors import Illegal
 from oracle.formats.converter import structure_event, to_json, unstructure_event
 from oracle.games import GameCache
+from oracle.perft import perft
 from oracle.position import Position, Rules
 from oracle.probes import Pool, candidates, remember
 from oracle.protocol import CAPABILITIES, EngineError, Refusal
@@ -176,6 +177,15 @@ class LocalEngine:
         if self.apply(event) is not None:
             raise EngineError("internal error in rules-oracle: our own legal event was refused")
         return event
+
+    def perft(self, depth: int, divide: bool) -> tuple[int, list[tuple[dict[str, Any], int]]]:
+        """The count of event sequences of ``depth`` events from here (oracle.perft), and
+        with ``divide`` the count under each first event; the position stays as it was."""
+        try:
+            counted = perft(self.position, depth, with_divide=divide)
+        except BadOptions as exc:
+            raise EngineError(exc.message) from exc
+        return counted.count, list(counted.divide or ())
 
     def choice(self, rng: random.Random) -> int:
         """A seeded choice as an index into ``legal()``, drawn as ``rules-oracle play``

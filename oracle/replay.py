@@ -6,6 +6,7 @@ verdict.kind   # valid | malformed | illegal | divergent | incomplete | internal
 
 from __future__ import annotations
 
+import json
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,7 +14,6 @@ from typing import Any, Literal, NoReturn
 
 import attrs
 
-from oracle.explain import causes
 from oracle.formats.converter import (
     event_structurer,
     json_equal,
@@ -31,6 +31,7 @@ from oracle.formats.log import (
     read_lines,
 )
 from oracle.games import GameCache
+from oracle.owed import owed_since
 from oracle.rulebook import citation, find_rule, placeholder_keys
 from reference.core import paths
 from reference.core.access import reader
@@ -61,6 +62,60 @@ class Divergence:
     reference: Any
     causes: tuple[str, ...] = ()
     """The latest changes of the reference value: change, rule id and title, event index."""
+    agreed_at: int | None = None
+    """The event of the last claim of this path that agreed (None: none since the setup)."""
+    blame: tuple[Any, ...] = ()
+    """The events since then at which the rules changed or decided the value, each with
+    what the rules gave and why, the most suspect first: ``oracle.explain.Suspect``s
+    (typed Any here: explanations are imported only for a divergent verdict)."""
+    blame_more: int = 0
+    """Such events not listed in ``blame``."""
+
+
+@attrs.frozen
+class Reading:
+    """A reading of the game's options under which a failing log was replayed again and
+    validated or got further (oracle/readings.py): the replay is the proof."""
+
+    options: dict[str, Any]
+    """The options changed from the log's own reading, e.g. ``{"archbishop_timing":
+    "cathedral"}``."""
+    status: Kind
+    """The verdict under them: ``valid``, or how the log fails further on."""
+    events: int
+    """Events replayed without fault under them (all of them when valid or incomplete)."""
+    rule_id: str | None = None
+    """The rule the log then breaks (an illegal verdict under them)."""
+
+    def setting(self) -> str:
+        """``archbishop_timing=cathedral, market_builders=last``."""
+        return ", ".join(f"{k}={_option_text(v)}" for k, v in self.options.items())
+
+    def text(self) -> str:
+        """``valid with archbishop_timing=cathedral``; ``reaches event 240 with
+        market_builders=last (then illegal: PIL-TURN-01)``."""
+        if self.status == "valid":
+            return f"valid with {self.setting()}"
+        if self.status == "incomplete":
+            return f"replays all {self.events} events with {self.setting()} (then incomplete)"
+        then = f"{self.status}: {self.rule_id}" if self.rule_id else self.status
+        return f"reaches event {self.events} with {self.setting()} (then {then})"
+
+
+def _option_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+@attrs.frozen
+class ReadingsSearch:
+    """What the readings search of a failing log found (oracle/readings.py)."""
+
+    found: tuple[Reading, ...]
+    """Each reading under which the log validates or gets further, the best first."""
+    tried: int
+    """Readings replayed."""
+    complete: bool
+    """False when the time bound stopped the search before every reading was tried."""
 
 
 @attrs.frozen
@@ -87,6 +142,9 @@ class Verdict:
     legal_count: int | None = None
     legal: tuple[dict[str, Any], ...] = ()
     legal_under: dict[str, Any] | None = None
+    readings: ReadingsSearch | None = None
+    """Only when asked for (``--readings``) and the log fails: the readings of the game's
+    options under which it validates or gets further (oracle/readings.py)."""
     state_at: Any = None
 
     def fails(self, strict: bool = False) -> bool:
@@ -131,14 +189,19 @@ def validate_records(
     games: GameCache,
     at: int | None,
     on_state: StateHook | None = None,
+    *,
+    explain: bool = True,
 ) -> Verdict:
     """The verdict on a log given as (line number, JSON object) pairs, header first.
 
     ``records`` gives the pairs afresh on each call: an illegal event under a disputed rule
     is replayed again under the option's other values, to say which would allow it.
+    ``explain=False`` leaves out what costs further replays (the causes of a divergence,
+    the option value that would allow an illegal event): the readings search wants only
+    how far a log gets.
     """
     try:
-        return _replay(log, records, games, at, on_state)
+        return _replay(log, records, games, at, on_state, explain)
     except _Stop as stop:
         return stop.verdict
     except Malformed as exc:
@@ -163,6 +226,7 @@ class _Replay:
     games: GameCache
     records: Callable[[], Records]
     on_state: StateHook | None = None
+    explain: bool = True
     structure: Callable[[dict[str, Any]], Any] = attrs.field(
         init=False,
         default=attrs.Factory(
@@ -184,6 +248,7 @@ def _replay(
     games: GameCache,
     at: int | None,
     on_state: StateHook | None,
+    explain: bool = True,
 ) -> Verdict:
     lines = records()
     first = next(lines, None)
@@ -201,7 +266,7 @@ def _replay(
         raise _Stop(
             Verdict(log, "malformed", exc.message, game=header.game, line=first[0])
         ) from exc
-    run = _Replay(log, header, game, games, records, on_state)
+    run = _Replay(log, header, game, games, records, on_state, explain)
     if on_state is not None:
         on_state(None, state)
     state_at = to_json(state) if at == 0 else None
@@ -259,7 +324,8 @@ def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> 
             return new_state
     except (MalformedEvent, RuleViolation, EngineInvariantError, paths.UnknownPath) as exc:
         _stop_at(run, state, record, index, exc)
-    differences = _with_causes(run, index, differences)
+    if run.explain:
+        differences = _with_causes(run, index, differences)
     count = len(differences)
     message = f"{count} claimed value{'s differ' if count > 1 else ' differs'} from the reference"
     where = _where(run, record, index)
@@ -267,10 +333,22 @@ def _replay_event(run: _Replay, state: Any, record: EventRecord, index: int) -> 
 
 
 def _with_causes(run: _Replay, index: int, differences: list[Divergence]) -> list[Divergence]:
-    """Each divergence with the events and rules that last changed its reference value
-    (the prefix is replayed once more, recording: only for a divergent verdict)."""
-    found = causes(run.records(), run.game, index, [d.path for d in differences])
-    return [attrs.evolve(d, causes=found.get(d.path, ())) for d in differences]
+    """Each divergence with the events and rules that last changed its reference value and
+    the events the rules could have changed it at since its last agreeing claim (the
+    prefix is replayed once more, recording: only for a divergent verdict)."""
+    from oracle.explain import explain  # only a divergent verdict pays for its import
+
+    claimed = {d.path: d.claimed for d in differences}
+    found = explain(run.records(), run.game, index, claimed)
+    out = []
+    for d in differences:
+        e = found.get(d.path)
+        if e is not None:
+            d = attrs.evolve(
+                d, causes=e.causes, agreed_at=e.agreed_at, blame=e.blame, blame_more=e.blame_more
+            )
+        out.append(d)
+    return out
 
 
 class _Claims:
@@ -383,17 +461,19 @@ def _stop_at(run: _Replay, state: Any, record: EventRecord, index: int, exc: Exc
         rule = find_rule(game, exc.rule_id)
         where.update(_teaching(game, state))
         where["placeholders"] = placeholder_keys(game, rule)
+        # What a player owes (a discard over a limit), with the event since which it is owed.
+        owed = owed_since(run.records(), game, state, index) if run.explain else ""
         raise _Stop(
             Verdict(
                 log,
                 "illegal",
-                exc.message,
+                exc.message + owed,
                 rule_id=exc.rule_id,
                 rule_title=rule.title if rule else None,
                 rule_status=rule.status if rule else None,
                 citation=citation(rule),
                 placeholder_rules=(rule.id,) if rule and rule.status == "placeholder" else (),
-                legal_under=_legal_under(run, rule, index),
+                legal_under=_legal_under(run, rule, index) if run.explain else None,
                 **where,
             )
         ) from exc

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from oracle.report_text import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS
@@ -160,13 +160,13 @@ def junit_chunks(
     suite: str,
     cases: Iterable[JunitCase],
     elapsed: Callable[[], float] = lambda: 0.0,
-    properties: Sequence[tuple[str, str]] = (),
+    properties: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """A JUnit XML report (the Jenkins xUnit schema, tests/junit/junit-10.xsd), piece by
     piece: the cases wait in a spooled file (on disk past JUNIT_SPOOL_BYTES) until the
     counts that head the report are known, with the run's time in seconds (``elapsed()``
-    once every case is out), when it ran (UTC) and on which host; ``properties`` (name,
-    value) come first, as the suite's ``<properties>``."""
+    once every case is out), when it ran (UTC) and on which host; ``properties`` (name to
+    value) head the cases."""
     import socket
     import tempfile
     import xml.etree.ElementTree as ET
@@ -198,10 +198,10 @@ def junit_chunks(
             return
         yield head.removesuffix(" />") + ">"
         if properties:
-            node = ET.Element("properties")
-            for name, value in properties:
-                ET.SubElement(node, "property", name=xml_safe(name), value=xml_safe(value))
-            yield ET.tostring(node, encoding="unicode")
+            listed = ET.Element("properties")
+            for name, value in properties.items():
+                ET.SubElement(listed, "property", name=xml_safe(name), value=xml_safe(value))
+            yield ET.tostring(listed, encoding="unicode")
         spool.seek(0)
         yield from iter(lambda: spool.read(1 << 16), "")
         yield "</testsuite>"
@@ -211,10 +211,10 @@ def junit(
     suite: str,
     cases: list[JunitCase],
     elapsed: float = 0.0,
-    properties: Sequence[tuple[str, str]] = (),
+    properties: Mapping[str, str] | None = None,
 ) -> str:
     """A JUnit XML report: one test case per (name, class, failure element or None, failure
-    type, message), and the suite's properties (name, value)."""
+    type, message); ``properties`` name to value (e.g. what was checked)."""
     return "".join(junit_chunks(suite, cases, lambda: elapsed, properties))
 
 
@@ -270,12 +270,14 @@ def json_report_chunks(
     """The text of ``json.dumps({**head, key: [items...], **tail()}, indent=1)``, made item
     by item (a corpus's report is never held whole; the tail, e.g. the summary, is asked for
     once every item is out)."""
-    opening = json.dumps({**(head or {}), key: []}, indent=1)
+    opening = json.dumps({**(head or {}), key: []}, indent=1, allow_nan=False)
     yield opening.removesuffix("[]\n}") + "["
     first = True
     for item in items:
-        yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1).replace("\n", "\n  ")
+        yield ("\n  " if first else ",\n  ") + json.dumps(item, indent=1, allow_nan=False).replace(
+            "\n", "\n  "
+        )
         first = False
     yield "]" if first else "\n ]"
     rest = tail()
-    yield ",\n" + json.dumps(rest, indent=1)[2:] if rest else "\n}"
+    yield ",\n" + json.dumps(rest, indent=1, allow_nan=False)[2:] if rest else "\n}"

@@ -103,9 +103,10 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
         )
         if d.causes:
             lines.append(f"    <- {', '.join(d.causes)}")
+        lines += [text_safe(line) for line in _blame_lines(d)]
     if (v.placeholders or v.placeholder_rules) and v.kind != "malformed":
         if v.kind == "illegal":
-            lines.append("  this verdict rests on unconfirmed values: " + _basis_text(v))
+            lines.append("  this verdict rests on unconfirmed values: " + basis_text(v))
         elif not placeholders_noted:
             lines.append(
                 "  placeholder data in force (unconfirmed values; replace with --profile): "
@@ -114,13 +115,33 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
     return "\n".join(lines + _teaching_lines(v))
 
 
-_STATUS_WORDS = {
+def _blame_lines(d: Any) -> list[str]:
+    """Blame by the rules for one divergence (oracle.explain): the events since the last
+    claim that agreed at which the rules changed or decided the value, most suspect first."""
+    since = (
+        "the setup" if d.agreed_at is None else f"event {d.agreed_at} (its last claim that agreed)"
+    )
+    if not d.blame:
+        if d.causes or d.agreed_at is not None:
+            return [f"    no rule changed or decided it since {since}"]
+        return []
+    lines = [f"    blame by the rules, since {since}, most suspect first:"]
+    for suspect in d.blame:
+        why = f" [{suspect.suspicion}]" if suspect.suspicion else ""
+        lines.append(f"      {suspect.text}{why}")
+    if d.blame_more:
+        lines.append(f"      ... and {d.blame_more} more event{'s' if d.blame_more > 1 else ''}")
+    return lines
+
+
+STATUS_WORDS = {
     "rulebook": "the rulebook says so",
     "seed": "from the seed documents",
     "secondary": "from a secondary source, not the rulebook",
     "ruling": "our ruling, where the sources are silent",
     "placeholder": "a placeholder nobody has confirmed",
 }
+"""What each rule status means, in words (reports and replay pages)."""
 
 
 def _teaching_lines(v: Verdict) -> list[str]:
@@ -128,10 +149,11 @@ def _teaching_lines(v: Verdict) -> list[str]:
     and the events that were legal there."""
     lines = []
     if v.rule_status:
-        lines.append(f"  rule status: {v.rule_status} ({_STATUS_WORDS.get(v.rule_status, '?')})")
+        lines.append(f"  rule status: {v.rule_status} ({STATUS_WORDS.get(v.rule_status, '?')})")
     if v.legal_under:
         setting = ", ".join(f"{k}={json.dumps(value)}" for k, value in v.legal_under.items())
         lines.append(f"  legal with option {setting} (checked by replaying the log with it)")
+    lines += _readings_lines(v)
     if v.legal_count is not None:
         actor = "chance outcomes due" if v.to_act == "chance" else f"legal for {v.to_act}"
         if v.legal_count == 0:
@@ -144,7 +166,21 @@ def _teaching_lines(v: Verdict) -> list[str]:
     return lines
 
 
-def _basis_text(item: Verdict | ScenarioResult) -> str:
+def _readings_lines(v: Verdict) -> list[str]:
+    """What the readings search found (when it ran): each reading of the options under
+    which the log validates or gets further, proven by replaying the log under it."""
+    search = v.readings
+    if search is None:
+        return []
+    cut = "" if search.complete else ", stopped at the search's time bound"
+    tried = f"{search.tried} reading{'s' if search.tried != 1 else ''} replayed{cut}"
+    if not search.found:
+        return [f"  no other reading of the options validates it or gets further ({tried})"]
+    lines = [f"  readings that fit better (each replayed; {tried}):"]
+    return lines + [f"    {text_safe(reading.text())}" for reading in search.found]
+
+
+def basis_text(item: Verdict | ScenarioResult) -> str:
     """The unconfirmed rules and data values a verdict or result rests on, in words."""
     rules = [f"rule {rule_id} is a placeholder" for rule_id in item.placeholder_rules]
     return "; ".join(rules + [f"data {key} is a placeholder" for key in item.placeholders])
@@ -163,7 +199,7 @@ def scenario_text(r: ScenarioResult) -> str:
     if r.reason:
         text += f": {r.reason}"
     if r.status == "pass" and (r.placeholders or r.placeholder_rules):
-        text += f" [rests on placeholders: {_basis_text(r)}]"
+        text += f" [rests on placeholders: {basis_text(r)}]"
     return text_safe(text)
 
 

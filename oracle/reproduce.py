@@ -4,7 +4,8 @@ The log holds the game prefix, then what the engine under test did or claimed th
 disagrees with (the event it accepted, the value it claimed, the result it gave), so
 ``rules-oracle validate`` gives our engine's verdict on it. The scenario file states what
 our engine says at that point, so it passes ``rules-oracle scenarios`` on our engine and
-fails on the engine under test.
+fails on the engine under test; a finding shrunk by its position starts from that position
+(``given.state``) and plays its few steps from there.
 """
 
 from __future__ import annotations
@@ -22,9 +23,14 @@ from oracle.refengine import LocalEngine
 ACCEPTED = frozenset({"accepted_illegal", "changed_by_refusal"})
 
 
+def options_of(settings: Settings, finding: Finding) -> dict[str, Any]:
+    """The game options of the finding's game."""
+    return finding.options if finding.options is not None else settings.options
+
+
 def log_text(settings: Settings, finding: Finding) -> str:
-    """The v1 log of the finding's case."""
-    lines = [header_line(settings.game, finding.players, settings.options)]
+    """The v1 log of the finding's case (a game from the setup: no ``given`` position)."""
+    lines = [header_line(settings.game, finding.players, options_of(settings, finding))]
     records = [dict(e) for e in finding.events]
     if finding.kind == "state" and records:
         records[-1]["state"] = {finding.path: finding.theirs}
@@ -32,50 +38,80 @@ def log_text(settings: Settings, finding: Finding) -> str:
         records.append(dict(finding.probe or {}))
     if finding.kind == "refused_legal" and finding.probe is not None:
         records.append(dict(finding.probe))
-    lines += [json.dumps(r) for r in records]
+    lines += [json.dumps(r, allow_nan=False) for r in records]
     if finding.kind == "result" and isinstance(finding.theirs, list):
         scores, winners = finding.theirs
-        lines.append(json.dumps({"result": {"scores": scores, "winners": winners}}))
+        lines.append(
+            json.dumps({"result": {"scores": scores, "winners": winners}}, allow_nan=False)
+        )
     return "\n".join(lines) + "\n"
 
 
-def scenario_text(settings: Settings, finding: Finding) -> str | None:
-    """The scenario file of the finding's case (None for a finding with no position)."""
-    if not finding.players:
+def scenario_text(settings: Settings, finding: Finding, case: str | None = None) -> str | None:
+    """The scenario file of the finding's case, with id ``case`` (None for a finding with no
+    position, or an event ours cannot read)."""
+    if not finding.players or finding.kind == "bad_event":
         return None
     events = [dict(e) for e in finding.events]
+    options = options_of(settings, finding)
     ref = LocalEngine()
-    ref.new_game(settings.game, finding.players, settings.options)
-    given, steps, expect, rules = events, [], {}, []
+    ref.new_game(settings.game, finding.players, options)
+    if finding.given is not None:
+        ref.set_state(finding.given)
+    given, steps = _given_and_steps(finding, events)
     if finding.kind in ACCEPTED and finding.probe is not None and finding.rule is not None:
-        steps = [dict(finding.probe)]
-        expect = {"illegal": {"step": 0, "rule": finding.rule}}
+        expect: dict[str, Any] = {"illegal": {"step": len(steps), "rule": finding.rule}}
+        steps.append(dict(finding.probe))
         rules = [finding.rule]
     else:
         if finding.kind == "refused_legal" and finding.probe is not None:
-            given, steps = events, [dict(finding.probe)]
-        elif events:
-            given, steps = events[:-1], events[-1:]
+            steps.append(dict(finding.probe))
         for event in given + steps:
             ref.apply(event)
-        expect = _expect_here(ref, finding)
+        expect, rules = _expect_here(ref, finding), []
     data: dict[str, Any] = {
-        "id": _scenario_id(settings, finding),
+        "id": case or case_id(settings.game, finding),
         "game": settings.game,
         "rules": rules,
-        "source": f"rules-oracle conform --game {settings.game} --seed {finding.seed}"
-        + (f" (game {finding.game_no})" if finding.game_no is not None else ""),
+        "source": _source(settings, finding),
         "description": finding.message[:300],
         "players": list(finding.players),
     }
-    if settings.options:
-        data["options"] = settings.options
-    if given:
-        data["given"] = {"events": given}
+    if options:
+        data["options"] = options
+    if given or finding.given:
+        data["given"] = {"events": given} if given else {}
+        if finding.given:
+            data["given"]["state"] = finding.given
     if steps:
         data["steps"] = steps
     data["expect"] = expect
     text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return text
+
+
+def _given_and_steps(
+    finding: Finding, events: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The events played before the steps (``given.events``) and the steps. From a position
+    written directly, every event is a step (``given.events`` come before ``given.state``);
+    from the setup, the prefix is given and the last event (or the probe) is the step."""
+    if finding.given is not None:
+        return [], events
+    if finding.kind in ACCEPTED or finding.kind == "refused_legal":
+        return events, []
+    return events[:-1], events[-1:]
+
+
+def _source(settings: Settings, finding: Finding) -> str:
+    """How the case was found: the command's game and seed, the game's number and part."""
+    text = f"rules-oracle conform --game {settings.game}"
+    if finding.seed is not None:
+        text += f" --seed {finding.seed}"
+    if finding.game_no is not None:
+        text += f" ({finding.part} game {finding.game_no})"
+    elif finding.case:
+        text += f" ({finding.part} {finding.case})"  # a play-out from a start (oracle.reach)
     return text
 
 
@@ -95,7 +131,18 @@ def _expect_here(ref: LocalEngine, finding: Finding) -> dict[str, Any]:
     return expect
 
 
-def _scenario_id(settings: Settings, finding: Finding) -> str:
+def case_id(game: str, finding: Finding) -> str:
+    """A scenario id for the finding: game, part, kind, path or rule, game number and seed
+    (a play-out game and an engine game of the same number stay apart), or for a play-out
+    from a start, its test case's name. The run makes it unique (oracle.conform adds a
+    number to a repeat)."""
     where = finding.path or finding.rule or ""
-    raw = f"conform-{settings.game}-{finding.kind}-{where}-g{finding.game_no}"
+    raw = f"conform-{game}-{finding.part}-{finding.kind}-{where}"
+    if finding.game_no is None and finding.case:  # a play-out from a start: its case
+        raw += f"-{finding.case}"  # names it (oracle.reach: rare-..., start-<scenario>)
+    else:
+        if finding.game_no is not None:
+            raw += f"-g{finding.game_no}"
+        if finding.seed is not None:
+            raw += f"-seed{finding.seed}"
     return re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")

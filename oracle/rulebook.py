@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from reference.core.aliases import Alias, load_aliases
+from reference.core.aliases import Alias, Term, load_aliases, terms_named
 from reference.core.catalogue import Catalogue, Rule, load_catalogue
 from reference.core.game import Game
 from reference.core.ruleset import RuleSet
@@ -43,7 +45,13 @@ def game_aliases(game: Game) -> tuple[Alias, ...]:
     """The other names of a game's cards, spaces and pieces (its aliases.yaml), if any."""
     if not isinstance(game, RuleSet):
         return ()
-    return load_aliases(game.package_dir)
+    return _aliases_in(game.package_dir)
+
+
+@cache
+def _aliases_in(package_dir: Path) -> tuple[Alias, ...]:
+    """A game's aliases file, read once."""
+    return load_aliases(package_dir)
 
 
 def alias_text(alias: Alias, game: str) -> str:
@@ -56,6 +64,49 @@ def alias_text(alias: Alias, game: str) -> str:
 
 
 def rules_naming(catalogue: Catalogue, our_id: str) -> tuple[str, ...]:
-    """Ids of the rules whose title or statement names ``our_id`` (underscores as spaces)."""
-    words = our_id.replace("_", " ").lower()
-    return tuple(r.id for r in catalogue.rules if words in f"{r.title} {r.statement}".lower())
+    """Ids of the rules whose title or statement names ``our_id`` (underscores as spaces,
+    apostrophes aside: ``kings_court`` is named by "King's Court")."""
+    words = _plain(our_id.replace("_", " "))
+    return tuple(r.id for r in catalogue.rules if words in _plain(f"{r.title} {r.statement}"))
+
+
+def _plain(text: str) -> str:
+    return text.lower().replace("'", "").replace("\u2019", "")
+
+
+def game_terms(game: Game, word: str) -> tuple[Term, ...]:
+    """The game's own ids that are ``word`` (its cards, pieces, places, event types)."""
+    vocabulary = getattr(game, "vocabulary", None)
+    return terms_named(vocabulary(), word) if callable(vocabulary) else ()
+
+
+def term_text(term: Term, game: Game) -> list[str]:
+    """What one of the game's own ids is: ``jack (pillars): advantage card (permanent)``,
+    its data in force with status and source, and the rules that name it."""
+    out = [f"{term.id} ({game.name}): {term.what}"]
+    entry = game.data.entries.get(term.data) if term.data else None
+    if entry is not None:
+        value = _value_of(entry.value, term)
+        shown = "" if value is _NOTHING else f" = {json.dumps(value)}"
+        out.append(f"  data {term.data}{shown} [{entry.status}: {entry.source}]")
+    naming = dict.fromkeys([*term.rules, *rules_naming(game.catalogue, term.id)])
+    if naming:
+        out.append(f"  rules naming {term.id}: {', '.join(naming)}")
+    return out
+
+
+_NOTHING = object()
+
+
+def _value_of(value: Any, term: Term) -> Any:
+    """The part of a data value about ``term``: its entry in a mapping or a list of
+    records with ids, or the whole value of a key named after it."""
+    if isinstance(value, dict) and term.id in value:
+        return value[term.id]
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict) and item.get("id") == term.id:
+                return item
+    if term.data.endswith(term.id):
+        return value
+    return _NOTHING

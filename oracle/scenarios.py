@@ -193,6 +193,9 @@ class _Run:
         self.on_state = on_state
         self.notes: list[str] = []
         self.cannot: Status = "error" if engine.reference else "fail"
+        self.whose = "ours" if engine.reference else "the engine's"
+        """Whose answer a reason quotes: our engine's, or the engine under test's."""
+        self.lister = "ours lists" if engine.reference else "the engine lists"
 
     def run(self, game: Game) -> None:
         loaded, engine = self.loaded, self.engine
@@ -288,15 +291,15 @@ class _Run:
                 )
                 if not same:
                     wrong.append(
-                        (f"{path}: expected {_shown(value)}, reference has {_shown(actual)}", line)
+                        (f"{path}: expected {_shown(value)}, {self.whose} {_shown(actual)}", line)
                     )
         actor, over = engine.to_act()
         line = loaded.expect_lines.get("to_act")
         if expect.to_act is not None and actor != expect.to_act:
-            wrong.append((f"to_act: expected {expect.to_act}, reference has {actor}", line))
+            wrong.append((f"to_act: expected {expect.to_act}, {self.whose} {actor}", line))
         line = loaded.expect_lines.get("over")
         if expect.over is not None and over != expect.over:
-            wrong.append((f"over: expected {expect.over}, reference has {over}", line))
+            wrong.append((f"over: expected {expect.over}, {self.whose} {over}", line))
         line = loaded.expect_lines.get("result")
         if expect.result is not None:
             wrong += [(reason, line) for reason in self.check_result(expect.result, over)]
@@ -313,12 +316,12 @@ class _Run:
         wrong = []
         if expected.scores is not None and not json_equal(expected.scores, scores):
             wrong.append(
-                f"result.scores: expected {_shown(expected.scores)}, reference has {_shown(scores)}"
+                f"result.scores: expected {_shown(expected.scores)}, {self.whose} {_shown(scores)}"
             )
         if expected.winners is not None and list(expected.winners) != winners:
             wrong.append(
                 f"result.winners: expected {_shown(expected.winners)}, "
-                f"reference has {_shown(winners)}"
+                f"{self.whose} {_shown(winners)}"
             )
         return wrong
 
@@ -337,7 +340,7 @@ class _Run:
             extra = len(listed_events) - LISTED_SHOWN
             more = f" and {extra} more" if extra > 0 else ""
             wrong.append(
-                f"legal.count: expected {expected.count}, reference lists "
+                f"legal.count: expected {expected.count}, {self.lister} "
                 f"{len(listed_events)}: {shown or 'nothing'}{more}"
             )
         for which, events in (("includes", expected.includes), ("excludes", expected.excludes)):
@@ -347,7 +350,13 @@ class _Run:
                 except MalformedEvent as exc:
                     raise _Outcome("error", f"expect.legal.{which}[{i}]: {exc.message}") from exc
                 is_listed = canonical(event) in listed
-                applies = self.engine.probe(event) is None
+                try:
+                    applies = self.engine.probe(event) is None
+                except EngineError as exc:  # it names what the game does not have
+                    if self.engine.reference:
+                        where = f"expect.legal.{which}[{i}]"
+                        raise _Outcome("error", f"{where}: {exc.message}") from exc
+                    applies = False  # the engine under test refused it with an error
                 if which == "includes" and not (is_listed and applies):
                     how = "is not listed" if applies else "breaks a rule"
                     wrong.append(f"legal.includes: {_shown(raw)} {how} here")

@@ -50,6 +50,7 @@ class Session:
             "result": self.result,
             "set_state": self.set_state,
             "next": self.next,
+            "perft": self.perft,
             "bye": self.bye,
         }
 
@@ -64,8 +65,9 @@ class Session:
             return {"ok": False, "error": exc.message}
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        if request.get("protocol") != PROTOCOL_VERSION:
-            raise EngineError(f"protocol {request.get('protocol')!r} unknown (known: 1)")
+        protocol = request.get("protocol")
+        if type(protocol) is not int or protocol != PROTOCOL_VERSION:  # not true, not 1.0
+            raise EngineError(f"protocol {json.dumps(protocol)} unknown (known: 1)")
         return {
             "ok": True,
             "name": NAME,
@@ -110,7 +112,7 @@ class Session:
                 return '{"ok": true, "events": ' + self.engine.legal_json() + "}"
         except EngineError:
             pass  # no game yet: the ordinary answer says so
-        return json.dumps(self.handle(request))
+        return json.dumps(self.handle(request), allow_nan=False)
 
     def result(self, request: dict[str, Any]) -> dict[str, Any]:
         scores, winners = self.engine.result()
@@ -122,6 +124,21 @@ class Session:
 
     def next(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "event": self.engine.next()}
+
+    def perft(self, request: dict[str, Any]) -> dict[str, Any]:
+        depth, divide = request.get("depth"), request.get("divide", False)
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise EngineError("'depth' must be a whole number, 0 or more")
+        if not isinstance(divide, bool):
+            raise EngineError("'divide' must be true or false")
+        count, rows = self.engine.perft(depth, divide)
+        if not divide:
+            return {"ok": True, "count": count}
+        return {
+            "ok": True,
+            "count": count,
+            "divide": [{"event": event, "count": n} for event, n in rows],
+        }
 
     def bye(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True}

@@ -23,9 +23,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr__`` below)
+    from oracle.perft import PerftResult
+    from oracle.perft_files import PerftCheck
     from oracle.play import PLAYER_NAMES
     from oracle.position import Position, Rules, load
-    from oracle.replay import Divergence, Verdict
+    from oracle.replay import Divergence, Reading, ReadingsSearch, Verdict
     from oracle.scenarios import ScenarioResult
     from reference.core.catalogue import Rule
     from reference.core.game import CHANCE, Result
@@ -49,6 +51,28 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         UnknownPath,
         UsageError,
     )
+    from rules_oracle._fairness import (
+        STATS_MISSING,
+        ChanceTally,
+        Check,
+        FairnessReport,
+        FairnessResult,
+        GroupResult,
+        Outcome,
+        StatsMissing,
+        fairness_files,
+        fairness_page,
+        fairness_text,
+        stats_available,
+    )
+    from rules_oracle._perft import (
+        PERFT_SUITES_DIR,
+        check_perft_suite,
+        perft,
+        perft_report,
+        perft_suite_report,
+        read_position,
+    )
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
     from rules_oracle._tools import (
         ReplayPages,
@@ -69,12 +93,16 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
 
 _HOMES = {
     "Divergence": "oracle.replay",
+    "Reading": "oracle.replay",
+    "ReadingsSearch": "oracle.replay",
     "Verdict": "oracle.replay",
     "ScenarioResult": "oracle.scenarios",
     "Rule": "reference.core.catalogue",
     "CHANCE": "reference.core.game",
     "PLAYER_NAMES": "oracle.play",
     "game_names": "reference.registry",
+    "PerftResult": "oracle.perft",
+    "PerftCheck": "oracle.perft_files",
     "Result": "reference.core.game",
     **dict.fromkeys(
         (
@@ -101,7 +129,35 @@ _HOMES = {
         ),
         "rules_oracle._errors",
     ),
+    **dict.fromkeys(
+        (
+            "STATS_MISSING",
+            "ChanceTally",
+            "Check",
+            "FairnessReport",
+            "FairnessResult",
+            "GroupResult",
+            "Outcome",
+            "StatsMissing",
+            "fairness_files",
+            "fairness_page",
+            "fairness_text",
+            "stats_available",
+        ),
+        "rules_oracle._fairness",
+    ),
     **dict.fromkeys(("Position", "Rules", "load"), "oracle.position"),
+    **dict.fromkeys(
+        (
+            "PERFT_SUITES_DIR",
+            "check_perft_suite",
+            "perft",
+            "perft_report",
+            "perft_suite_report",
+            "read_position",
+        ),
+        "rules_oracle._perft",
+    ),
     **dict.fromkeys(
         ("ValidateReport", "describe", "progress", "scenarios_report"), "rules_oracle._reports"
     ),
@@ -157,45 +213,67 @@ def __dir__() -> list[str]:
 __all__ = [
     "CHANCE",
     "GAMES",
+    "PERFT_SUITES_DIR",
     "PLAYER_NAMES",
     "SCENARIOS_DIR",
     "SCHEMAS",
     "SCHEMAS_DIR",
+    "STATS_MISSING",
     "BadCorpus",
     "BadOptions",
+    "ChanceTally",
+    "Check",
     "Divergence",
     "Error",
+    "FairnessReport",
+    "FairnessResult",
+    "GroupResult",
     "Illegal",
     "InternalError",
     "Malformed",
+    "PerftCheck",
+    "PerftResult",
+    "Outcome",
     "Position",
+    "Reading",
+    "ReadingsSearch",
     "ReplayPages",
     "Result",
     "Rule",
     "Rules",
     "ScenarioResult",
+    "StatsMissing",
     "UnknownPath",
     "UsageError",
     "ValidateReport",
     "Verdict",
     "__version__",
     "check_profile",
+    "check_perft_suite",
     "citing_scenarios",
     "coverage",
     "describe",
     "explain_name",
     "explain_rule",
+    "fairness_files",
+    "fairness_page",
+    "fairness_text",
     "game_names",
     "load",
     "load_profile",
+    "perft",
+    "perft_report",
+    "perft_suite_report",
     "play_log",
     "progress",
     "read_json",
+    "read_position",
     "run_scenarios",
     "scenarios_report",
     "schema",
     "serve",
     "similar_rule_ids",
+    "stats_available",
     "validate_events",
     "validate_log",
     "validate_files",

@@ -12,6 +12,7 @@ from oracle.formats.log import FORMAT_NAME, FORMAT_VERSION, Malformed
 from oracle.formats.scenario import BUNDLED_SCENARIOS
 from oracle.games import GameCache
 from oracle.position import merged_options
+from oracle.readings import validate_log_with_readings, validate_records_with_readings
 from oracle.replay import Verdict, validate_records
 from oracle.replay import validate_log as _validate_log
 from oracle.scenarios import ScenarioResult, run_all
@@ -22,7 +23,15 @@ SCENARIOS_DIR: Path = BUNDLED_SCENARIOS
 """The scenario suite that comes with rules-oracle."""
 SCHEMAS_DIR = Path(__file__).resolve().parent / "schemas"
 """JSON Schemas (draft 2020-12) of the formats and reports (also in docs/schemas/)."""
-SCHEMAS: tuple[str, ...] = ("log", "scenario", "profile", "report-validate", "report-scenarios")
+SCHEMAS: tuple[str, ...] = (
+    "log",
+    "scenario",
+    "profile",
+    "report-validate",
+    "report-scenarios",
+    "report-perft",
+    "report-fairness",
+)
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -39,12 +48,17 @@ def validate_log(
     profile: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
     at: int | None = None,
+    readings: bool = False,
 ) -> Verdict:
     """Replay one log file (format v1) and give the verdict; never raises for bad input.
 
     ``options`` override the header's options; ``profile`` replaces data values; ``at``
-    asks for the reference position after that many events (``Verdict.state_at``).
+    asks for the reference position after that many events (``Verdict.state_at``);
+    ``readings`` asks, for a failing log, which readings of the game's options make it
+    valid or get it further (``Verdict.readings``: each proven by a replay of the log).
     """
+    if readings:
+        return validate_log_with_readings(Path(path), _games(profile, options), at)
     return _validate_log(Path(path), _games(profile, options), at)
 
 
@@ -57,10 +71,12 @@ def validate_events(
     profile: Mapping[str, Any] | None = None,
     at: int | None = None,
     name: str = "<events>",
+    readings: bool = False,
 ) -> Verdict:
     """Replay events given as JSON dicts (each may carry ``state`` claims, as in a log).
 
     The verdict's ``line`` counts as in a log file: the header is line 1, event 0 line 2.
+    ``readings`` as for ``validate_log``.
     """
     header = {
         "format": FORMAT_NAME,
@@ -70,7 +86,8 @@ def validate_events(
         "options": merged_options(options, profile),
     }
     given = list(events)
-    return validate_records(name, lambda: _records(header, given), GameCache(), at)
+    check = validate_records_with_readings if readings else validate_records
+    return check(name, lambda: _records(header, given), GameCache(), at)
 
 
 def _records(

@@ -27,6 +27,7 @@ def validate_files(
     at: int | None = None,
     jobs: int = 1,
     dask: str | None = None,
+    readings: bool = False,
 ) -> Iterator[Verdict]:
     """A verdict on every log named, in the order named, made as they are asked for.
 
@@ -34,12 +35,14 @@ def validate_files(
     or ``-`` (standard input); ``from_list`` is a file of such paths, one a line (``-``:
     standard input). ``jobs`` worker processes share the files out (0: every core);
     ``dask`` is a Dask scheduler address, or ``local`` (needs the ``dask`` extra). The
-    verdicts are the same, in the same order, however the work is spread.
+    verdicts are the same, in the same order, however the work is spread. ``readings``:
+    each failing log's ``Verdict.readings``, the readings of the game's options under which
+    it validates or gets further (each proven by a replay; a search has a time bound).
 
     Raises ``BadCorpus`` (now, or while the verdicts are read) for a name that does not
     exist, an unreadable list, or when no log is found at all.
     """
-    settings = corpus.Settings(dict(profile or {}), dict(options or {}), at)
+    settings = corpus.Settings(dict(profile or {}), dict(options or {}), at, readings=readings)
     listed = None if from_list is None else os.fspath(from_list)
     found = corpus.log_paths([os.fspath(p) for p in paths], listed)
     first = next(found, None)

@@ -172,7 +172,7 @@ class ValidateReport:
             if verdict.kind not in ("illegal", "malformed"):
                 noted.add(key)
             if at is not None and verdict.state_at is not None:
-                yield json.dumps(verdict.state_at, indent=1) + "\n"
+                yield json.dumps(verdict.state_at, indent=1, allow_nan=False) + "\n"
             elif at is not None and verdict.kind != "malformed":
                 yield f"  (the log has fewer than {at} events that replayed)\n"
         yield report.totals_text(self.counts) + "\n"
@@ -190,7 +190,7 @@ def scenarios_report(
     fmt = _checked_format(fmt)
     if fmt == "json":
         items, broken = report.each_rendered(list(results), report.scenario_json, _json_failed)
-        return json.dumps(report.scenarios_report(items), indent=1), broken
+        return json.dumps(report.scenarios_report(items), indent=1, allow_nan=False), broken
     lines, broken = report.each_rendered(list(results), report.scenario_text, _text_failed)
     if fmt == "junit":  # the cases' text is rendered as above
         return report.scenarios_junit(list(results), seconds), broken

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -81,12 +83,17 @@ def play_log(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     full: bool = False,
+    chance: Callable[[list[tuple[dict[str, Any], float]], random.Random], dict[str, Any]]
+    | None = None,
 ) -> list[str]:
     """The lines of a complete v1 log of a seeded random legal game, with state claims
     after each event: the actor's plain values, or with ``full`` every state path.
 
-    Players are named from ``PLAYER_NAMES`` in seat order. Raises ``BadOptions`` for an
-    unknown game, options, or a player count the game does not take.
+    Players are named from ``PLAYER_NAMES`` in seat order. ``chance``, if given, draws each
+    chance outcome: it is called with the outcomes (``Position.chance_outcomes()``) and the
+    game's seeded ``random.Random``, and returns one of them (a biased or broken generator,
+    to test a fairness check). Raises ``BadOptions`` for an unknown game, options, or a
+    player count the game does not take; ``ValueError`` when ``chance`` draws no outcome.
     """
     from oracle.play import PLAYER_NAMES, play_lines
     from reference.core.game import player_names_ok
@@ -97,7 +104,7 @@ def play_log(
     problem = player_names_ok(names, rules.min_players, rules.max_players)
     if problem or players > len(PLAYER_NAMES):
         raise BadOptions(problem or f"at most {len(PLAYER_NAMES)} players")
-    return list(play_lines(rules, names, seed, opts, full=full))
+    return list(play_lines(rules, names, seed, opts, full=full, chance=chance))
 
 
 class ReplayPages:
@@ -128,13 +135,20 @@ class ReplayPages:
         return scenario_page(Path(path), self._games)
 
 
+@cache
+def _default_rules(name: str) -> Game:
+    """A game's rule set with its default options, made once (explain looks names up in
+    every game's catalogue, data and vocabulary)."""
+    return make_game(name, {})
+
+
 def _catalogues(game: str | None = None) -> list[tuple[Catalogue, Game | None]]:
     """Each game's catalogue with its rules (or only ``game``'s), then the shared one."""
     from oracle.rulebook import core_catalogue
 
     found: list[tuple[Catalogue, Game | None]] = []
     for name in [game] if game else list(game_names()):
-        rules = make_game(name, {})
+        rules = _default_rules(name)
         found.append((rules.catalogue, rules))
     if game is None:
         found.append((core_catalogue(), None))
@@ -160,9 +174,10 @@ def similar_rule_ids(word: str) -> list[str]:
 
 
 def explain_name(word: str) -> str | None:
-    """What another implementation's name means (``Wollmesse``), or the other names of one
-    of ours (``wool_fair``), in every game; None when ``word`` is neither."""
-    from oracle.rulebook import alias_text, game_aliases, rules_naming
+    """What a name is in every game: one of the game's own ids (``jack``, ``kings_court``,
+    ``take_craftsman``: what it is, its data, the rules naming it, its other names), or
+    another implementation's name for one (``Wollmesse``); None when ``word`` is neither."""
+    from oracle.rulebook import alias_text, game_aliases, game_terms, rules_naming, term_text
     from reference.core.aliases import aliases_of, named
 
     out: list[str] = []
@@ -175,6 +190,8 @@ def explain_name(word: str) -> str | None:
             naming = rules_naming(catalogue, alias.means)
             if naming:
                 out.append(f"  rules naming {alias.means}: {', '.join(naming)}")
+        for term in game_terms(rules, word):
+            out += term_text(term, rules)
         others = aliases_of(aliases, word)
         if others:
             out.append(f"{word} ({catalogue.game}): other names (not accepted in logs):")

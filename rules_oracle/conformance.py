@@ -9,25 +9,35 @@ with the reference (what ``rules-oracle conform`` does; docs/conformance.md).
     assert report.passed()
 
 ``Settings`` (engine command, game, player counts, seed, games, timeout, strict_rules,
-parts: some of ``PARTS``, scenarios_dir, shrink_seconds, reach: the play-outs from rare ends
-and scenario positions, min_coverage: the share of rules the run must exercise) says what to
+parts: some of ``PARTS``, ``DEFAULT_PARTS`` unless named, scenarios_dir, shrink_seconds for
+the whole run, options, option_matrix, chance_draws, reach: the play-outs from rare ends and
+scenario positions, min_coverage: the share of rules the run must exercise) says what to
 run; ``Report`` holds the findings, each with a ready-to-commit ``log`` and ``scenario`` when
-it has one, and ``coverage``: each catalogue rule's counts (accepted under it, refused by
-it), ``percent()`` and ``not_exercised()``. A
-baseline file lists known disagreements: ``load_baseline`` (raises ``BadBaseline``),
-``apply_baseline`` marks them in a report, ``matches`` tells whether an entry covers one
-``Finding``, ``baseline_text`` writes one from a report; ``finding_line`` is one finding as
-the text report says it.
+it has one (``saved_at`` notes where a caller wrote them), ``rules_exercised``: the rule
+coverage (each catalogue rule's counts, accepted under it and refused by it, ``percent()``,
+``not_exercised()``), and ``checked_nothing()`` says whether the run compared nothing (never
+a pass). A baseline file lists known disagreements: ``load_baseline`` (raises
+``BadBaseline``), ``apply_baseline`` marks them in a report, ``matches`` tells whether an
+entry covers one ``Finding``, ``baseline_text`` writes one from a report; ``finding_line``
+is one finding's line in the text report, ``finding_text`` that line with what the finding
+involves.
 """
 
 from __future__ import annotations
 
 from oracle.baseline import BadBaseline, apply_baseline, baseline_text, load_baseline, matches
 from oracle.conform import Conformance
-from oracle.conform_report import finding_line, report_json, report_junit, report_text
-from oracle.findings import PARTS, Finding, Report, Settings
+from oracle.conform_report import (
+    finding_line,
+    finding_text,
+    report_json,
+    report_junit,
+    report_text,
+)
+from oracle.findings import DEFAULT_PARTS, PARTS, Finding, Report, Settings, saved_at
 
 __all__ = [
+    "DEFAULT_PARTS",
     "PARTS",
     "BadBaseline",
     "Conformance",
@@ -37,9 +47,11 @@ __all__ = [
     "apply_baseline",
     "baseline_text",
     "finding_line",
+    "finding_text",
     "load_baseline",
     "matches",
     "report_json",
     "report_junit",
     "report_text",
+    "saved_at",
 ]

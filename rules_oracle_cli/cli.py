@@ -188,6 +188,15 @@ def validate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Text: print only failures and the totals.")
     ] = False,
+    readings: Annotated[
+        bool | None,
+        typer.Option(
+            "--readings/--no-readings",
+            help="For a failing log, replay it under the other readings of the game's "
+            "options and report those it validates or gets further under "
+            "(default: on for one log file in text).",
+        ),
+    ] = None,
 ) -> None:
     """Replay logs through the reference engine; one verdict per log, then the totals."""
     from rules_oracle import BadCorpus, ValidateReport, progress, validate_files
@@ -200,14 +209,106 @@ def validate(
     extra, opts = _profile(profile), _json_object("--options", options)
     pages = _ReplayPages(html, extra, opts) if html else None
     report = ValidateReport(fmt.value, at=at, strict=strict, quiet=quiet)
+    if readings is None:  # on by default for one log read in text
+        readings = fmt is Format.text and listed is None and _one_log(names)
     try:
         verdicts = validate_files(
-            names, from_list=listed, profile=extra, options=opts, at=at, jobs=jobs, dask=dask
+            names,
+            from_list=listed,
+            profile=extra,
+            options=opts,
+            at=at,
+            jobs=jobs,
+            dask=dask,
+            readings=readings,
         )
         _report_verdicts(_paged(progress(verdicts, "logs"), pages, strict), report)
     except BadCorpus as exc:
         _usage(str(exc))
-    # 3: our bug (an internal-error verdict, or one the report could not render); 1: failed
+    # 3: our bug (an internal-error verdict, or one the report could not render); 2: a page
+    # could not be written (said on stderr); 1: failed
+    code = report.exit_code()
+    if pages is not None and pages.unwritten and code < EXIT_USAGE:
+        code = EXIT_USAGE
+    raise typer.Exit(code)
+
+
+def _one_log(names: list[str]) -> bool:
+    """Whether ``names`` is one log file (or standard input), not a folder or several."""
+    return len(names) == 1 and (names[0] == "-" or Path(names[0]).is_file())
+
+
+@app.command()
+def fairness(
+    logs: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Log files or folders (*.jsonl, *.jsonl.gz); - reads standard input."),
+    ] = None,
+    fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
+    html: Annotated[
+        Path | None, typer.Option(help="Also write the charts as an HTML page here.")
+    ] = None,
+    effect: Annotated[
+        float, typer.Option(help="Effect size (Cohen's w) the sample size is worked out for.")
+    ] = 0.1,
+    power: Annotated[float, typer.Option(help="Power to detect that effect.")] = 0.9,
+    alpha: Annotated[
+        float, typer.Option(help="Significance level, after Holm's correction.")
+    ] = 0.01,
+    seed: Annotated[int, typer.Option(help="Seed of the randomized PIT values.")] = 0,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(help="Game options as a JSON object, over each log header's own."),
+    ] = None,
+    from_list: Annotated[
+        Path | None,
+        typer.Option("--from-list", help="A file of log paths, one a line (- : standard input)."),
+    ] = None,
+    jobs: Jobs = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Text: print only failing logs and the totals.")
+    ] = False,
+) -> None:
+    """Test the chance outcomes of logs against the reference's distributions: fit,
+    independence, sample size; exit 1 when a game's chance kind is biased."""
+    from rules_oracle import (
+        STATS_MISSING,
+        BadCorpus,
+        BadOptions,
+        ChanceTally,
+        FairnessReport,
+        fairness_files,
+        fairness_page,
+        progress,
+        stats_available,
+    )
+
+    if not stats_available():
+        _usage(STATS_MISSING)
+    names = [str(p) for p in logs or []]
+    listed = None if from_list is None else str(from_list)
+    _check_inputs(names, listed, jobs, dask)
+    extra, opts = _profile(profile), _json_object("--options", options)
+    try:
+        report = FairnessReport(fmt.value, quiet=quiet, effect=effect, power=power, alpha=alpha)
+    except BadOptions as exc:
+        _usage(exc.message)
+    tally = ChanceTally(seed)
+    try:
+        verdicts = fairness_files(
+            names, tally=tally, from_list=listed, profile=extra, options=opts, jobs=jobs, dask=dask
+        )
+        for chunk in report.chunks(progress(verdicts, "logs"), tally):
+            sys.stdout.write(chunk)
+    except BadCorpus as exc:
+        _usage(str(exc))
+    if html is not None and report.result is not None:
+        _write_page(fairness_page(report.result), html)
     raise typer.Exit(report.exit_code())
 
 
@@ -222,6 +323,8 @@ class _ReplayPages:
         except OSError as exc:
             _usage(f"cannot make {folder}: {exc.strerror or exc}")
         self.folder, self.pages, self.names = folder, ReplayPages(profile, options), set[str]()
+        self.unwritten = 0
+        """Pages that could not be written: said on stderr at once, the run goes on."""
 
     def write(self, log: Path) -> None:
         name, n = log.stem, 1
@@ -229,7 +332,12 @@ class _ReplayPages:
             n += 1
             name = f"{log.stem}-{n}"
         self.names.add(name)
-        _write_page(self.pages.log_page(log)[0], self.folder / f"{name}.html")
+        output = self.folder / f"{name}.html"
+        try:
+            output.write_text(self.pages.log_page(log)[0], encoding="utf-8")
+        except OSError as exc:  # this page is lost, never the other logs' verdicts
+            self.unwritten += 1
+            typer.echo(f"rules-oracle: cannot write {output}: {exc.strerror or exc}", err=True)
 
 
 def _write_page(page: str, output: Path) -> None:
@@ -342,7 +450,13 @@ def scenarios(
 
 @app.command()
 def explain(
-    rule_id: Annotated[str, typer.Argument(help="A rule id, e.g. PIL-MARKET-04 (any case).")],
+    rule_id: Annotated[
+        str,
+        typer.Argument(
+            help="A rule id, e.g. PIL-MARKET-04 (any case); or a game's own id (jack, "
+            "kings_court, take_craftsman) or another implementation's name (Wollmesse)."
+        ),
+    ],
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
@@ -351,7 +465,8 @@ def explain(
     ] = None,
     scenarios_dir: Annotated[Path | None, typer.Option(hidden=True)] = None,
 ) -> None:
-    """A rule: statement, status, sources, dispute and resolution, citing scenarios."""
+    """A rule: statement, status, sources, dispute and resolution, citing scenarios; or a
+    name: what the game's id is (its data, the rules naming it), or what another name means."""
     from rules_oracle import citing_scenarios, explain_name, explain_rule, similar_rule_ids
 
     found = explain_rule(rule_id)
@@ -371,7 +486,7 @@ def explain(
         raise typer.Exit(EXIT_OK)
     close = similar_rule_ids(rule_id)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
-    _usage(f"no rule {rule_id!r} in any catalogue, and no alias or aliased name{hint}")
+    _usage(f"no rule {rule_id!r} in any catalogue, no id of a game, no alias{hint}")
 
 
 def _scenario_folders(paths: list[Path] | None, scenarios_dir: Path | None) -> list[Path] | None:
@@ -407,7 +522,7 @@ def coverage(
     if fmt is PlainFormat.json:
         import json
 
-        typer.echo(json.dumps(report, indent=1))
+        typer.echo(json.dumps(report, indent=1, allow_nan=False))
         raise typer.Exit(EXIT_OK)
     for name, rows in report.items():
         covered = sum(bool(s) for s in rows.values())
@@ -417,6 +532,107 @@ def coverage(
         uncovered = [r for r, s in rows.items() if not s]
         if uncovered:
             typer.echo(f"  uncovered: {', '.join(uncovered)}")
+
+
+@app.command()
+def perft(
+    game: Annotated[str | None, typer.Option(help="Game name: " + ", ".join(game_names()))] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: the fewest the game takes).")
+    ] = None,
+    position: Annotated[
+        Path | None,
+        typer.Option(help="A position file (game, players, options, given) or a scenario."),
+    ] = None,
+    depth: Annotated[int | None, typer.Option(help="Events in each sequence counted.")] = None,
+    divide: Annotated[bool, typer.Option(help="Also the count under each first event.")] = False,
+    suite: Annotated[
+        str | None,
+        typer.Option(help="Check a perft suite on our engine: a file, or a game's bundled one."),
+    ] = None,
+    options: Annotated[str | None, typer.Option(help="Game options as a JSON object.")] = None,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    jobs: Jobs = 1,
+    fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
+) -> None:
+    """Count the legal event sequences of --depth events from a position (perft), or check
+    a perft suite: every chance outcome is a branch (docs/perft.md)."""
+    from rules_oracle import (
+        PLAYER_NAMES,
+        BadOptions,
+        InternalError,
+        load,
+        perft_report,
+        read_position,
+    )
+    from rules_oracle import perft as count_sequences
+
+    if jobs < 0:
+        _usage("--jobs counts worker processes (0: every core)")
+    if suite is not None:
+        if depth is not None or position is not None or divide or game or players:
+            _usage("--suite checks a whole suite: give it alone (with --jobs, --format)")
+        _perft_suite(suite, jobs, fmt)
+    if depth is None or depth < 0:
+        _usage("--depth counts events: give a whole number, 0 or more")
+    if game is not None and game not in game_names():
+        _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
+    opts = _json_object("--options", options)
+    where = "setup"
+    try:
+        if position is not None:
+            if players is not None:
+                _usage("--position names its players: --players goes with the setup only")
+            start = read_position(position, options=opts, profile=_profile(profile))
+            if game is not None and start.rules.name != game:
+                _usage(f"--position {position} is a {start.rules.name} position, not {game}")
+            where = str(position)
+        else:
+            if game is None:
+                _usage("name the game (--game) or a position file (--position)")
+            rules = load(game, opts, _profile(profile, game))
+            count = rules.min_players if players is None else players
+            if not rules.min_players <= count <= rules.max_players:
+                _usage(f"{game} takes {rules.min_players} to {rules.max_players} players")
+            start = rules.setup(PLAYER_NAMES[:count])
+        result = count_sequences(start, depth, divide=divide, jobs=jobs, progress=True)
+    except BadOptions as exc:
+        _usage(exc.message)
+    except InternalError as exc:
+        typer.echo(f"rules-oracle: internal error, please report: {exc}", err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
+    typer.echo(perft_report(result, start, fmt=fmt.value, source=where))
+    raise typer.Exit(EXIT_OK)
+
+
+def _perft_suite(name: str, jobs: int, fmt: PlainFormat) -> NoReturn:
+    """``perft --suite``: check a suite file (or a game's bundled suite) on our engine."""
+    import time
+
+    from rules_oracle import (
+        PERFT_SUITES_DIR,
+        BadOptions,
+        InternalError,
+        check_perft_suite,
+        perft_suite_report,
+    )
+
+    path = Path(name)
+    if name in game_names() and not path.exists():
+        path = PERFT_SUITES_DIR / f"{name}.yaml"
+    if not path.is_file():
+        _usage(f"no such suite file: {name} (or name a game: {', '.join(game_names())})")
+    started = time.monotonic()
+    try:
+        checks = check_perft_suite(path, jobs=jobs, progress=True)
+    except BadOptions as exc:
+        _usage(exc.message)
+    except InternalError as exc:
+        typer.echo(f"rules-oracle: internal error, please report: {exc}", err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
+    seconds = time.monotonic() - started
+    typer.echo(perft_suite_report(checks, path, fmt=fmt.value, seconds=seconds))
+    raise typer.Exit(EXIT_OK if all(c.passed for c in checks) else EXIT_FAILED)
 
 
 @app.command()
@@ -450,13 +666,31 @@ def conform(
     strict_rules: Annotated[bool, typer.Option(help="Another rule id fails too.")] = False,
     fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
     part: Annotated[
-        list[str] | None, typer.Option(help="Only these parts: playout, probes, scenarios, engine.")
+        list[str] | None,
+        typer.Option(
+            help="Only these parts: playout, probes, scenarios, engine (the default: all "
+            "four), perft and chance (only when named: docs/perft.md, docs/fairness.md)."
+        ),
     ] = None,
-    scenarios_dir: Annotated[Path | None, typer.Option(help="Where scenarios live.")] = None,
-    shrink_seconds: Annotated[float, typer.Option(help="Time budget per shrink.")] = 60.0,
+    scenarios_dir: Annotated[
+        Path | None, typer.Option(help="Scenario folder (default: the bundled suite).")
+    ] = None,
+    shrink_seconds: Annotated[
+        float, typer.Option(help="Time budget for shrinking all of the run's findings.")
+    ] = 120.0,
     save: Annotated[
-        Path | None, typer.Option(help="Write each finding's log and scenario here.")
+        Path | None, typer.Option(help="Write each finding's scenario and log here.")
     ] = None,
+    options: Annotated[
+        str | None, typer.Option(help="Game options as a JSON object (sent in new_game).")
+    ] = None,
+    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    option_matrix: Annotated[
+        bool, typer.Option(help="Play every documented option value and mode in turn.")
+    ] = False,
+    chance_draws: Annotated[
+        int, typer.Option(help="Part chance: the engine's draws to test.")
+    ] = 4000,
     min_coverage: Annotated[
         float | None,
         typer.Option(help="Fail when less than this share of the rules (%) is exercised."),
@@ -468,6 +702,13 @@ def conform(
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
 
+    opts = _json_object("--options", options)
+    extra = _profile(profile, game if game in game_names() else None)
+    if extra:
+        embedded = opts.get("profile") or {}
+        if not isinstance(embedded, dict):
+            _usage("--options: profile must be an object of data keys to values")
+        opts["profile"] = {**embedded, **extra}
     raise typer.Exit(
         run_conform(
             engine,
@@ -485,6 +726,9 @@ def conform(
             shrink_seconds,
             save,
             _usage,
+            options=opts,
+            option_matrix=option_matrix,
+            chance_draws=chance_draws,
             min_coverage=min_coverage,
             reach=reach,
         )

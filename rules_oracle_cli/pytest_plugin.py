@@ -2,11 +2,15 @@
 
     pytest --rules-oracle-engine "./my-engine --protocol" --rules-oracle-game pillars
 
-Off unless ``--rules-oracle-engine`` is given. Each play-out game, each scenario file and
-each engine-driven game becomes its own test item (``rules-oracle::playout-0-2p-seed0``,
+Off unless ``--rules-oracle-engine`` is given. Each play-out game, each scenario file (the
+bundled suite unless ``--rules-oracle-scenarios`` names a folder) and each engine-driven game
+becomes its own test item (``rules-oracle::playout-0-2p-seed0``,
 ``rules-oracle::scenario::<file>``, ``rules-oracle::engine-0-2p``); a failure reads like
-``conform``'s report, with the shrunk case as a v1 log. With ``--rules-oracle-baseline``,
-known findings are expected failures (xfail) and a stale entry fails a last item.
+``conform``'s report, with the shrunk case as a scenario and a v1 log. With
+``--rules-oracle-baseline``, known findings are expected failures (xfail) and a stale entry
+fails a last item. As with ``conform``, nothing checked is never a pass: a scenario folder
+that does not exist or nothing to run is a usage error, and a run whose items compared
+nothing with ours ends with pytest's usage-error exit code.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ class _Session:
         players = opt("--rules-oracle-players")
         counts = (players,) if players else tuple(range(rules.min_players, rules.max_players + 1))
         folder = opt("--rules-oracle-scenarios")
+        if folder and not Path(folder).is_dir():
+            raise pytest.UsageError(f"--rules-oracle-scenarios {folder}: no such folder")
         self.settings = Settings(
             engine=str(opt("--rules-oracle-engine")),
             game=game,
@@ -68,6 +74,7 @@ class _Session:
         )
         self.run = Conformance(self.settings)
         self.connected: bool | None = None
+        self.nothing_checked = False
         self.baseline: list[dict[str, str]] = []
         self.used: set[int] = set()
         baseline = opt("--rules-oracle-baseline")
@@ -100,6 +107,12 @@ def pytest_collection_modifyitems(
         raise pytest.UsageError("--rules-oracle-engine needs --rules-oracle-game")
     state = _Session(config)
     config.stash[_CONFORM] = state
+    if not state.settings.games and not state.run.scenario_files():
+        where = config.getoption("--rules-oracle-scenarios") or "the bundled suite"
+        raise pytest.UsageError(
+            f"rules-oracle: nothing to run: --rules-oracle-games 0 and no "
+            f"{state.settings.game} scenario in {where}"
+        )
     root = _Root.from_parent(session, name="rules-oracle")
     cases: list[pytest.Item] = []
     for k in range(state.settings.games):
@@ -119,8 +132,24 @@ def pytest_collection_modifyitems(
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     state = session.config.stash.get(_CONFORM, None)
-    if state is not None:
-        state.run.process.close()
+    if state is None:
+        return
+    state.run.process.close()
+    report = state.run.report
+    ran = state.connected is not None
+    if ran and report.checked_nothing() and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.USAGE_ERROR
+        state.nothing_checked = True
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    state = terminalreporter.config.stash.get(_CONFORM, None)
+    if state is not None and state.nothing_checked:
+        terminalreporter.write_line(
+            "rules-oracle: error: the run checked nothing (no event, probe or scenario was "
+            "compared with ours): never a pass",
+            red=True,
+        )
 
 
 class _Root(pytest.Collector):
@@ -169,17 +198,18 @@ class ConformItem(pytest.Item):
             pytest.skip("the engine lacks the 'next' capability")
         else:
             run.engine_game(self.arg)
+        run.finish_findings()  # shrunk now, from the run's one budget
         self.judge(state, run.report.findings[before:])
 
     def judge(self, state: _Session, found: list[Finding]) -> None:
-        from rules_oracle.conformance import finding_line
+        from rules_oracle.conformance import finding_text
 
         strict = state.settings.strict_rules
         hard = [f for f in found if strict or not f.soft]
         failing = [f for f in hard if not state.known(f)]
         if failing:
-            lines = [finding_line(state.run.report, f) for f in failing]
-            files = [f.log for f in failing if f.log]
+            lines = [finding_text(state.run.report, f) for f in failing]
+            files = [f.scenario for f in failing if f.scenario] + [f.log for f in failing if f.log]
             raise ConformFailure(lines, files)
         if hard:
             pytest.xfail("known (baseline): " + "; ".join(f.kind for f in hard))
@@ -193,8 +223,9 @@ class ConformItem(pytest.Item):
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, ConformFailure):
             text = "\n".join(excinfo.value.lines)
-            for log in excinfo.value.files:
-                text += "\n\nminimal case as a v1 log:\n" + log
+            for case in excinfo.value.files:
+                what = "a v1 log" if case.startswith("{") else "a scenario"
+                text += f"\n\nminimal case as {what}:\n" + case
             return text
         return str(super().repr_failure(excinfo))
 

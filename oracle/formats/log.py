@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import sys
 import zlib
 from collections.abc import Iterator
@@ -82,10 +83,22 @@ def _constant(name: str) -> Any:
     raise _NotStrictJSON(f"{name} is not a JSON value")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant)
-"""Strict JSON: no repeated keys, no NaN or Infinity (made once: it costs as much as a line)."""
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent; one too large for a float (``1e999``)
+    would be read as Infinity, which JSON does not have (RFC 8259), so it is refused."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotStrictJSON(f"{text} is too large a number (it would be read as Infinity)")
+    return value
 
-_PLAIN_DECODER = json.JSONDecoder(parse_constant=_constant)
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object, parse_constant=_constant, parse_float=_finite
+)
+"""Strict JSON: no repeated keys, no NaN or Infinity, no number too large for a float (made
+once: it costs as much as a line)."""
+
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_finite)
 """The same scanner without the per-object hook: it builds each object in C, so a repeated
 key would silently keep its last value. Used only where counting proves no key repeats
 (``_no_key_lost``); NaN and Infinity are refused here too."""
@@ -254,8 +267,9 @@ def parse_header(line: int, record: dict[str, Any]) -> Header:
     """The header, checked field by field."""
     if record.get("format") != FORMAT_NAME:
         raise Malformed(line, f"the first line must be a header with format {FORMAT_NAME!r}")
-    if record.get("version") != FORMAT_VERSION:
-        raise Malformed(line, f"unsupported log version {record.get('version')!r} (known: 1)")
+    version = record.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:  # true and 1.0 are no version
+        raise Malformed(line, f"unsupported log version {json.dumps(version)} (known: 1)")
     extra = set(record) - {"format", "version", "game", "players", "options"}
     if extra:
         raise Malformed(line, f"unknown header fields: {', '.join(sorted(extra))}")

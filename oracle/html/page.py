@@ -8,6 +8,7 @@ changes to it (see ``state_changes``); the browser rebuilds every state once on 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from oracle.games import GameCache
 from oracle.html import milestones, municipium, palmyra, pillars
 from oracle.replay import Verdict, validate_log
 from oracle.report import scenario_text, verdict_text
+from oracle.report_text import STATUS_WORDS, basis_text
+from oracle.rulebook import find_rule
 from oracle.scenarios import ScenarioResult, run_scenario
 from reference.core.game import Game
 
@@ -43,7 +46,8 @@ class Frame:
     """One point of the replay: what happened and the reference state after it.
 
     ``mark`` is "" for an ordinary frame, "failing" where the verdict points, "expected"
-    where a scenario's step broke the rule it was meant to break; ``note`` says more.
+    where a scenario's step broke the rule it was meant to break; ``note`` says more;
+    ``tried``: the event was not applied (the board shows the position it was tried in).
     """
 
     title: str
@@ -52,10 +56,14 @@ class Frame:
     state: Any
     mark: str = ""
     note: str = ""
+    tried: bool = False
 
 
 NOT_APPLIED = "not applied: the board shows the reference position it was tried in"
 BEFORE_STEP = "the board shows the reference position before this step"
+RESULT_TITLE = "result"
+"""The frame after the last event of a finished game (``#result``): the final position."""
+CLAIMED_RESULT = "the log's claimed result: the board shows the final reference position"
 
 
 def state_changes(old: Any, new: Any, at: tuple[str, ...] = ()) -> list[list[Any]]:
@@ -109,11 +117,30 @@ def log_page(path: Path, games: GameCache) -> tuple[str, Verdict]:
             )
     lines = dict(_readable_lines(path))
     data = _verdict_data(verdict)
+    final = seen[-1][1]
+    if game.is_over(final):
+        frames = _with_result(verdict, frames, lines)
+        if frames[-1].title == RESULT_TITLE:
+            result = game.result(final)
+            data["result"] = {"scores": result.scores, "winners": list(result.winners)}
     frames = _mark_log_failure(verdict, frames, lines)
     if verdict.fails():
         last_line = frames[-1].line or 0
         data["not_replayed"] = sum(1 for n in lines if n > last_line)
     return render(title, game.name, LAYOUTS[game.name](game), frames, data), verdict
+
+
+def _with_result(
+    verdict: Verdict, frames: list[Frame], lines: dict[int, dict[str, Any]]
+) -> list[Frame]:
+    """The frames and, when the game is over and the verdict is about no earlier line, the
+    result frame: the final position, with the log's result line if it has one."""
+    claimed = next(((n, raw) for n, raw in lines.items() if "result" in raw), None)
+    line = claimed[0] if claimed else None
+    if verdict.kind != "valid" and (line is None or verdict.line != line):
+        return frames
+    raw = claimed[1] if claimed else None
+    return [*frames, Frame(RESULT_TITLE, line, raw, frames[-1].state)]
 
 
 def _mark_log_failure(
@@ -130,19 +157,55 @@ def _mark_log_failure(
         return [*frames[:-1], attrs.evolve(last, mark="failing")]
     if last.line == verdict.line:
         note = "applied: the board shows the reference position after it"
+        if last.title == RESULT_TITLE:
+            note = CLAIMED_RESULT
         return [*frames[:-1], attrs.evolve(last, mark="failing", note=note)]
     raw = lines.get(verdict.line)
     event = _without_claims(raw) if raw is not None else None
     title = _failing_title(verdict, raw)
-    return [*frames, Frame(title, verdict.line, event, last.state, "failing", NOT_APPLIED)]
+    return [*frames, Frame(title, verdict.line, event, last.state, "failing", NOT_APPLIED, True)]
 
 
 def _verdict_data(verdict: Verdict) -> dict[str, Any]:
+    """The verdict as the page shows it: its fields, the report's text, what the rule's
+    status means, what unconfirmed values it rests on, and each divergence's trail."""
     data: dict[str, Any] = CONVERTER.unstructure(verdict)
     data.pop("state_at", None)
     data["text"] = verdict_text(verdict)
     data["failed"] = verdict.kind != "valid"
+    if verdict.rule_status:
+        data["status_words"] = STATUS_WORDS.get(verdict.rule_status, "")
+    if (verdict.placeholders or verdict.placeholder_rules) and verdict.kind != "malformed":
+        if verdict.kind == "illegal":
+            data["unconfirmed"] = basis_text(verdict)
+        else:
+            data["placeholders_in_force"] = ", ".join(verdict.placeholders)
+    for divergence in data["divergences"]:
+        divergence["trail"] = [_trail_step(cause) for cause in divergence["causes"]]
+    data["legal_words"] = [_event_words(event) for event in verdict.legal]
     return data
+
+
+def _event_words(event: dict[str, Any]) -> str:
+    """An event in one short line, as the page's event list shows it (start.js):
+    ``red take_resource_card card="gravel_small"`` (values as compact JSON)."""
+    rest = " ".join(
+        f"{k}={json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
+        for k, v in event.items()
+        if k not in ("type", "player")
+    )
+    parts = [event.get("player"), event.get("type"), rest]
+    return " ".join(str(part) for part in parts if part not in (None, ""))
+
+
+_AT_EVENT = re.compile(r" at event (\d+)$")
+
+
+def _trail_step(cause: str) -> dict[str, Any]:
+    """One change of a divergent value (``+5 PIL-CARDS-07 (Wool mill) at event 30``, as
+    ``oracle.explain`` words it) with the event it names, for a link to that event."""
+    found = _AT_EVENT.search(cause)
+    return {"text": cause, "event": int(found.group(1)) if found else None}
 
 
 def scenario_page(path: Path, games: GameCache) -> tuple[str, ScenarioResult]:
@@ -171,13 +234,30 @@ def scenario_page(path: Path, games: GameCache) -> tuple[str, ScenarioResult]:
         "id": sc.id,
         "description": sc.description,
         "source": sc.source,
-        "rules": list(sc.rules),
+        "rules": [_rule_standing(game, rule_id) for rule_id in sc.rules],
         "expect": _dropping_none(CONVERTER.unstructure(sc.expect)),
     }
+    if result.placeholders or result.placeholder_rules:
+        data["unconfirmed"] = basis_text(result)
     if sc.expect.illegal is not None and result.status == "pass":
-        data["rule_id"] = sc.expect.illegal.rule
+        data["rule_id"] = " or ".join(sc.expect.illegal.rules())
+        rule_id = sc.expect.illegal.rule
+        rule = find_rule(game, rule_id) if rule_id is not None else None
+        if rule is not None:
+            data["rule_title"] = rule.title
+            data["rule_status"] = rule.status
+            data["status_words"] = STATUS_WORDS.get(rule.status, "")
     frames = _mark_scenario(result, loaded, frames)
     return render(title, game.name, LAYOUTS[game.name](game), frames, data), result
+
+
+def _rule_standing(game: Game, rule_id: str) -> dict[str, str]:
+    """A rule a scenario cites: its id, title and status."""
+    rule = find_rule(game, rule_id)
+    if rule is None:
+        return {"id": rule_id, "title": "", "status": "", "status_words": ""}
+    words = STATUS_WORDS.get(rule.status, "")
+    return {"id": rule_id, "title": rule.title, "status": rule.status, "status_words": words}
 
 
 def _dropping_none(value: Any) -> Any:
@@ -194,8 +274,10 @@ def _mark_scenario(
     sc = loaded.scenario
     last = frames[-1]
     if result.status == "pass":
-        mark = "expected" if sc.expect.illegal is not None else ""
-        return [*frames[:-1], attrs.evolve(last, mark=mark)]
+        if sc.expect.illegal is None:
+            return frames
+        note = "refused as expected: the board shows the reference position it was tried in"
+        return [*frames[:-1], attrs.evolve(last, mark="expected", note=note, tried=True)]
     if result.line is None or any(f.line == result.line for f in frames):
         at = next((i for i, f in enumerate(frames) if f.line == result.line), len(frames) - 1)
         return [*frames[:at], attrs.evolve(frames[at], mark="failing"), *frames[at + 1 :]]
@@ -206,14 +288,23 @@ def _mark_scenario(
         if result.line in lines:
             i = lines.index(result.line)
             failing = Frame(f"{what} {i}", result.line, events[i], last.state, "failing")
-            return [*frames, attrs.evolve(failing, note=BEFORE_STEP)]
+            return [*frames, attrs.evolve(failing, note=BEFORE_STEP, tried=True)]
     return [*frames[:-1], attrs.evolve(last, mark="failing")]
 
 
 def _frame_data(frame: Frame) -> dict[str, Any]:
     """A frame as the page's script reads it (short keys: there may be thousands)."""
     data = {"t": frame.title, "l": frame.line, "e": frame.event, "m": frame.mark}
-    return {**data, "n": frame.note} if frame.note else data
+    if frame.note:
+        data["n"] = frame.note
+    if frame.tried:
+        data["x"] = 1
+    return data
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as text for a person (the template escapes it as any other text)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _script_json(value: Any) -> Markup:
@@ -237,6 +328,7 @@ def render(
         undefined=jinja2.StrictUndefined,
     )
     env.filters["script_json"] = _script_json
+    env.filters["shown"] = _shown
     start = frames[0].state if frames else None
     changes = [state_changes(a.state, b.state) for a, b in zip(frames, frames[1:], strict=False)]
     replay = {

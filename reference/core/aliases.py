@@ -77,3 +77,23 @@ def aliases_of(aliases: tuple[Alias, ...], our_id: str) -> tuple[Alias, ...]:
     """The other names of one of our ids."""
     key = folded(our_id)
     return tuple(a for a in aliases if folded(a.means) == key)
+
+
+@attrs.frozen
+class Term:
+    """One of a game's own ids, the names logs and scenarios use: a card, craftsman, tile,
+    institution, space, piece or event type (``RuleSet.vocabulary``)."""
+
+    id: str
+    what: str
+    """What it is, in the game's words (``advantage card``, ``space``, ``event type``)."""
+    data: str = ""
+    """The data key its values are read from, if any (``advantages.cards``)."""
+    rules: tuple[str, ...] = ()
+    """Rule ids about it that its name alone would not find (an event type's rule)."""
+
+
+def terms_named(terms: tuple[Term, ...], word: str) -> tuple[Term, ...]:
+    """The game's own ids that are ``word`` (case, accents, spaces, '-' and '_' aside)."""
+    key = folded(word)
+    return tuple(t for t in terms if folded(t.id) == key)

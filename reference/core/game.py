@@ -13,6 +13,7 @@ A *state* is an immutable attrs instance; the game never mutates it.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -118,15 +119,20 @@ def step(game: Game[S, E], state: S, event: E) -> S:
     Raises:
         RuleViolation: the event is illegal here (the user's fault, with a rule id);
             any event after the end is CORE-END-01.
-        MalformedEvent: the event is not one this game knows.
+        MalformedEvent: the event is not one this game knows, or names a player or a
+            thing the game does not have (checked first, wherever it comes).
         EngineInvariantError: the engine produced an unsound state (our bug).
     """
+    # A rule set on the shared shell (reference/core/ruleset.py) reads the event's names
+    # first (an unknown player or name is malformed wherever it comes, even after the end).
+    names = getattr(game, "check_names", None)
+    if names is not None:
+        names(state, event)
     # CORE-END-01: once the game is over, no event may follow.
     if game.is_over(state):
         raise RuleViolation("CORE-END-01", "the game is already over; no event may follow")
-    # A rule set on the shared shell (reference/core/ruleset.py) has an ``apply`` that asks
-    # the end again; its ``apply_not_over`` makes every other check of ``apply``, in the same
-    # order, and leaves out only the end just asked here.
+    # Its ``apply`` reads the names and asks the end again; its ``apply_not_over`` makes
+    # every other check of ``apply``, in the same order, and leaves out only those two.
     not_over = getattr(game, "apply_not_over", None)
     new_state = game.apply(state, event) if not_over is None else not_over(state, event)
     failures = game.invariant_failures(new_state)
@@ -170,13 +176,19 @@ def check_actor(
         raise RuleViolation(rule_id, f"{actor} is to act, not {player}")
 
 
+_NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")
+"""What a player name is made of: the log and protocol schemas' ``^[A-Za-z0-9_-]+$``."""
+
+
 def player_names_ok(players: Sequence[str], low: int, high: int) -> str | None:
-    """Why a list of player names is unusable, or None. Names are unique non-empty words."""
+    """Why a list of player names is unusable, or None. Names are unique non-empty words
+    of ASCII letters, digits, '-' and '_' (as the schemas say: a Unicode letter such as
+    'é' is refused, so a valid log always fits log.schema.json)."""
     if not low <= len(players) <= high:
         return f"{len(players)} players; this game takes {low} to {high}"
     if len(set(players)) != len(players):
         return "player names must be unique"
     for name in players:
-        if not name or not name.replace("_", "").replace("-", "").isalnum() or name == CHANCE:
-            return f"bad player name {name!r}: use letters, digits, '-' or '_' (not 'chance')"
+        if not name or not _NAME_CHARACTERS.issuperset(name) or name == CHANCE:
+            return f"bad player name {name!r}: use ASCII letters, digits, '-' or '_' (not 'chance')"
     return None

@@ -10,18 +10,23 @@ A game subclasses ``RuleSet`` and supplies its own parts:
   taking the tables and the state) and ``setup_rules`` (the module with
   ``new_game(tables, players)``);
 - ``is_over``, ``result`` and ``invariant_failures`` (the rest of the ``Game`` protocol);
-- optionally ``before_event`` (a check every event passes first, e.g. the Pillars craftsman
-  limit) and ``after_event`` (a consequence of every event, e.g. Municipium's end modes);
+- optionally ``check_fields`` (its fields with a fixed list of names or codes: an unknown
+  one makes the event malformed), ``before_event`` (a check every event passes first, e.g.
+  the Pillars craftsman limit) and ``after_event`` (a consequence of every event, e.g.
+  Municipium's end modes);
 - for explanations: ``event_rules`` (the rule of each event class), ``result_rule`` (the
   scoring rule) and a ``recorder`` field on its tables (None in play), which its trace
   points note into (reference/core/trace.py); ``recording`` makes the copy that records.
 
 The shell does the rest: reading options and the profile, loading the catalogue and data,
-checking player names, and, in ``apply``, the order every game judges an event in: known
-event type (else MalformedEvent), game not over (CORE-END-01), names it knows (else
-MalformedEvent), right actor (the game's turn rule), the game's pre-event check, the
-handler, the game's post-event step. ``apply_not_over`` is the same but the end check, for
-``reference.core.game.step``, which asks the end first itself (so a step asks it once).
+checking player names, and, in ``apply``, the order every game judges an event in: first
+whether it can be read at all (a known event type, its ``player`` one of the game's players,
+every field with a fixed list of names or codes naming one of them: ``check_names``, else
+MalformedEvent, whatever the position), then the rules: game not over (CORE-END-01), right
+actor (the game's turn rule), the game's pre-event check, the handler (its phase, then its
+own rules), the game's post-event step. ``apply_not_over`` is the rules but the end check,
+for ``reference.core.game.step``, which reads the names and asks the end first itself (so a
+step asks it once).
 """
 
 from __future__ import annotations
@@ -29,10 +34,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from copy import copy as clone
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 import attrs
 
+from reference.core.aliases import Term
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions, MalformedEvent, RuleViolation
@@ -45,7 +51,9 @@ from reference.core.game import (
     player_names_ok,
 )
 from reference.core.options import load_rules_and_data, read_options
-from reference.core.trace import Recorder
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 O = TypeVar("O")  # noqa: E741 - the game's options class
 T = TypeVar("T")
@@ -98,6 +106,9 @@ class RuleSet(Generic[O, T, S, E]):
     event_types: tuple[type[E], ...]
     state_type: type[S]
     handlers: Mapping[type[E], Handler[T, S]]
+    step_rule: ClassVar[str | None] = None
+    """The game's rule refusing an event whose step is not now (``PIL-TURN-02``): a
+    refusal by it says, too, why the player is not asked for that event (``why_not``)."""
     event_rules: ClassVar[Mapping[type, str]] = {}
     """The rule id each event class's changes are put down to when no trace point says
     more, and the rule under which an event of that class is legal (explanations)."""
@@ -156,8 +167,22 @@ class RuleSet(Generic[O, T, S, E]):
         raise NotImplementedError
 
     def check_names(self, state: S, event: E) -> None:
-        """Raise MalformedEvent when the event names something the game does not have (an
-        unknown place or piece); checked before any rule, even the turn rule."""
+        """Raise MalformedEvent when the event names something the game does not have: a
+        ``player`` who is not one of its players, or a name or code no field of its kind
+        has (``check_fields``). Checked before any rule, even the end and the turn rule: an
+        event that cannot be read is malformed wherever it comes."""
+        player = getattr(event, "player", None)
+        players = getattr(state, "players", None)
+        if player is not None and players is not None and player not in players:
+            known = ", ".join(players)
+            raise MalformedEvent(
+                f"player {player!r} is not in this game (players: {known})", "player"
+            )
+        self.check_fields(state, event)
+
+    def check_fields(self, state: S, event: E) -> None:
+        """A game's own fields with a fixed list of names or codes (an institution, a tile
+        code, a resource): MalformedEvent for one that names nothing (none by default)."""
 
     def recording(self, recorder: Recorder) -> RuleSet[O, T, S, E]:
         """A copy of this rule set whose trace points note into ``recorder`` (used only to
@@ -192,6 +217,31 @@ class RuleSet(Generic[O, T, S, E]):
     def why_to_act(self, state: S, player: str) -> str:
         """Why ``player`` is asked now, with the rule id (empty when the game says nothing
         more than whose turn it is): what a turn-rule verdict adds to "X is to act"."""
+        return ""
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The game's own ids, the names its logs and scenarios use, each with what it is
+        (``rules-oracle explain jack``): the shell lists the event types with the rule each
+        rests on; a game adds its cards, pieces, places and the like."""
+        return tuple(
+            Term(
+                cls.type, "event type", rules=(rule,) if (rule := self.event_rules.get(cls)) else ()
+            )
+            for cls in self.event_types
+        )
+
+    def why_not(self, state: S, event: E) -> str:
+        """Why the player of ``event`` is not asked for it now, in the game's words with
+        the rule id (a King's Court occupant pays no tax, so is not asked about the tax
+        exemption: PIL-ADV-08); empty when the game says nothing more than the refusal.
+        What a turn-rule or step-rule verdict adds about the refused player."""
+        return ""
+
+    def owes(self, state: S, player: str) -> str:
+        """What ``player`` owes before the game can go on (a discard over a limit), in the
+        game's words with the rule id; empty when nothing. The oracle dates it: a verdict
+        says since which event it is owed, with these words as they read right after that
+        event (so they can name the step at which it fell due)."""
         return ""
 
     def before_event(self, state: S, event: E) -> None:
@@ -256,24 +306,36 @@ class RuleSet(Generic[O, T, S, E]):
                 after the end is CORE-END-01.
         """
         self._handler(event)
+        self.check_names(state, event)
         # CORE-END-01: once the game has ended no event is accepted.
         if self.is_over(state):
             raise RuleViolation("CORE-END-01", GAME_OVER_MESSAGE)
         return self.apply_not_over(state, event)
 
     def apply_not_over(self, state: S, event: E) -> S:
-        """``apply`` for a state its caller has just found not over: every other check, in
-        the same order. ``reference.core.game.step`` asks ``is_over`` first (its own
-        CORE-END-01) and then calls this, so a step asks the end once, not twice. Never call
-        it without that check: it is the one check this leaves out."""
+        """``apply`` for an event whose names its caller has read (``check_names``) in a
+        state it has just found not over: every other check, in the same order.
+        ``reference.core.game.step`` does both first (its own CORE-END-01) and then calls
+        this, so a step asks the end once, not twice. Never call it without those checks:
+        they are the ones this leaves out."""
         handler = self.handlers.get(type(event))
         if handler is None:
             handler = self._handler(event)  # raises MalformedEvent
-        self.check_names(state, event)
         # <GAME>-TURN-01: only the player to act (or chance, for a chance outcome) acts.
         self.check_turn(state, event)
         self.before_event(state, event)
-        return self.after_event(state, handler(self.tables, state, event))
+        try:
+            after = handler(self.tables, state, event)
+        except RuleViolation as exc:
+            if exc.rule_id != self.step_rule:
+                raise
+            raise self._why_not_added(exc, state, event) from None
+        return self.after_event(state, after)
+
+    def _why_not_added(self, exc: RuleViolation, state: S, event: E) -> RuleViolation:
+        """``exc`` with why the event's player is not asked for it now, when the game says."""
+        why = self.why_not(state, event) if getattr(event, "player", None) else ""
+        return RuleViolation(exc.rule_id, f"{exc.message}; {why}") if why else exc
 
     def _handler(self, event: E) -> Handler[T, S]:
         """The event's handler; MalformedEvent when it is not one of this game's events."""
@@ -287,7 +349,8 @@ class RuleSet(Generic[O, T, S, E]):
 
     def check_turn(self, state: S, event: E) -> None:
         """The game's turn rule: any pending player may act (see ``pending``); a verdict
-        says why the player to act is asked (``why_to_act``), built only when it is given.
+        says why the player to act is asked (``why_to_act``) and why the refused player
+        is not (``why_not``), built only when it is given.
         The turn facts are worked out once for this state and given to ``check_actor``."""
         # The one asked is always let through: the player to act is the first of the
         # pending players, so only an event from anybody else needs them worked out.
@@ -298,9 +361,8 @@ class RuleSet(Generic[O, T, S, E]):
             check_actor(self, state, event, self.turn_rule, due, actor)
         except RuleViolation as exc:
             why = self.why_to_act(state, actor) if actor != CHANCE else ""
-            if not why:
-                raise
-            raise RuleViolation(exc.rule_id, f"{exc.message}: {why}") from None
+            told = RuleViolation(exc.rule_id, f"{exc.message}: {why}") if why else exc
+            raise self._why_not_added(told, state, event) from None
 
 
 def missing_handlers(rules: RuleSet[Any, Any, Any, Any]) -> list[str]:

@@ -9,6 +9,12 @@ Every number has an upper bound (``MOST`` unless the game gives a tighter one), 
 value a profile may set makes setup or the listing of legal events explode. Values are never
 used as dictionary keys or set members before their type is checked (a list or mapping where
 a name belongs is the user's error, never a crash).
+
+A supply or stock (``stock``, ``stocks``) may also be ``null``: unlimited
+(``reference.core.stock``). Its bound is there only against absurd sizes, and its error
+names the way to say "unlimited"::
+
+    data key setup.cubes.wood: expected a whole number 0..999 or null (unlimited), got 5000
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import TypeVar
 
 from reference.core.datafile import DataSet
 from reference.core.errors import BadOptions
+from reference.core.stock import UNLIMITED_WORDS, Stock
 
 MOST = 999
 """The default upper bound of any whole number a profile can set."""
@@ -43,6 +50,34 @@ def whole(key: str, value: object, low: int = 0, high: int = MOST) -> int:
 def whole_at(data: DataSet, key: str, low: int = 0, high: int = MOST) -> int:
     """The whole number in ``low..high`` at data key ``key``."""
     return whole(key, data.value(key), low, high)
+
+
+def stock(key: str, value: object, low: int = 0, high: int = MOST) -> Stock:
+    """A supply's or stock's count: a whole number in ``low..high``, or null (None):
+    unlimited."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise bad(key, f"a whole number {low}..{high} or {UNLIMITED_WORDS}", value)
+    return value
+
+
+def stock_at(data: DataSet, key: str, low: int = 0, high: int = MOST) -> Stock:
+    """The supply's or stock's count at data key ``key`` (null: unlimited)."""
+    return stock(key, data.value(key), low, high)
+
+
+def stocks(
+    key: str, value: object, allowed: Collection[str], exact: bool = False, high: int = MOST
+) -> dict[str, Stock]:
+    """A mapping from some (``exact``: all) of the ``allowed`` names to stock counts 0..high
+    or null (unlimited)."""
+    raw = mapping(key, value)
+    unknown = sorted(set(raw) - set(allowed))
+    if unknown or (exact and set(raw) != set(allowed)):
+        which = "exactly" if exact else "only"
+        raise bad(key, f"{which} the names {', '.join(allowed)}", value)
+    return {k: stock(f"{key}.{k}", v, 0, high) for k, v in raw.items()}
 
 
 def flag(key: str, value: object) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.milestones import events as ev
 from reference.milestones import legal, rules_building, rules_setup, rules_trading, rules_turn
 from reference.milestones.invariants import InvariantChecker
-from reference.milestones.names import DRAFT, GAME, OVER, PIECES
+from reference.milestones.names import DRAFT, GAME, GOODS, KINDS, LOOP, OVER, PIECES, TURNS
 from reference.milestones.options import MilestonesOptions
 from reference.milestones.state import State
 from reference.milestones.tables import Tables, read_tables
@@ -106,6 +107,37 @@ class MilestonesGame(RuleSet[MilestonesOptions, Tables, State, Event]):
         if state.pending_bonus:
             return f"{player} earned a bonus tile and claims it at once (MIL-BONUS-04)"
         return f"it is {player}'s turn: two moves, then the end of the turn (MIL-TURN-02)"
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The event types, worker kinds, goods, player-board spaces, pieces and worker
+        tiles by their ids."""
+        t = self.tables
+        return (
+            *super().vocabulary(),
+            *(Term(kind, "worker kind", "tiles.worker_tiles") for kind in KINDS),
+            *(Term(good, "good (cube)", "supply.cubes_per_good") for good in GOODS),
+            Term("coin", "coin", "supply.coins"),
+            *(Term(space, "player-board space") for space in LOOP),
+            *(Term(piece, "piece of the general supply", f"supply.{piece}") for piece in PIECES),
+            *(Term(tile, "worker tile", "tiles.worker_tiles") for tile in t.worker_tiles),
+        )
+
+    def owes(self, state: State, player: str) -> str:
+        """What the player on turn must settle before anything else: the Castle tax
+        (MIL-CASTLE-04) or an earned bonus tile (MIL-BONUS-04)."""
+        if player != state.current or state.phase != TURNS:
+            return ""
+        if state.returns_due:
+            return (
+                f"the Castle tax: {state.returns_due} goods or coins to give back "
+                f"(MIL-CASTLE-02, MIL-CASTLE-04)"
+            )
+        if state.cover_due:
+            return "the Castle tax: a worker to cover (MIL-CASTLE-03, MIL-CASTLE-04)"
+        if state.pending_bonus:
+            count = len(state.pending_bonus)
+            return f"{count} earned bonus tile{'s' if count > 1 else ''} to claim (MIL-BONUS-04)"
+        return ""
 
     def read_tables(self, data: DataSet, options: MilestonesOptions) -> Tables:
         """The typed tables (MIL data keys)."""

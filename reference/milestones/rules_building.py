@@ -103,7 +103,8 @@ def build_road(tables: Tables, state: State, event: BuildRoad) -> State:
     state = evolve(state, board=board)
     # MIL-ROAD-05: the road scores the number under its milestone.
     number = tables.geometry.values[event.milestone] or 0
-    state = score(tables, state, event.player, number, "MIL-ROAD-05", f"the milestone's {number}")
+    why = f"the milestone's {number}"
+    state = score(tables, state, event.player, number, rule="MIL-ROAD-05", why=why)
     # MIL-BONUS-01: a milestone on a corner of a bush triangle earns its bonus tile.
     triangles = tables.geometry.point_triangles[event.milestone]
     return evolve(state, pending_bonus=claimable(state, event.player, triangles))
@@ -131,7 +132,7 @@ def build_house(tables: Tables, state: State, event: BuildHouse) -> State:
     values = tables.geometry.values
     points = sum(values[p] or 0 for p in corners if not is_covered(board, p))
     why = f"{points}: its uncovered corners"
-    state = score(tables, state, event.player, points, "MIL-HOUSE-03", why)
+    state = score(tables, state, event.player, points, rule="MIL-HOUSE-03", why=why)
     # MIL-BONUS-01: a house on a bush triangle earns its bonus tile.
     return evolve(state, pending_bonus=claimable(state, event.player, (event.triangle,)))
 
@@ -153,7 +154,7 @@ def build_marketplace(tables: Tables, state: State, event: BuildMarketplace) -> 
     board = evolve(board, marketplaces=(*board.marketplaces, event.point), road_ends=ends)
     # MIL-MARKET-02: a marketplace scores the number it covers.
     state = evolve(state, board=board)
-    return score(tables, state, event.player, value, "MIL-MARKET-02", f"the number {value}")
+    return score(tables, state, event.player, value, rule="MIL-MARKET-02", why=f"{value}")
 
 
 def flour_choices(tables: Tables, board: MainBoard, marketplace: str) -> list[str]:
@@ -191,9 +192,9 @@ def deliver_flour(tables: Tables, state: State, event: DeliverFlour) -> State:
     board = evolve(board, flour=(*board.flour, event.marketplace))
     state = evolve(state, board=board)
     points = sum(tables.geometry.values[p] or 0 for p in numbers)
-    state = score(tables, state, event.player, points, "MIL-MILL-03", f"{points}: two numbers")
+    state = score(tables, state, event.player, points, rule="MIL-MILL-03", why="two numbers")
     # MIL-MILL-03: each delivery also earns a coin.
-    return gain_capped(state, event.player, COIN, tables.flour_coins, tables, "MIL-MILL-03")
+    return gain_capped(state, event.player, COIN, tables.flour_coins, tables, rule="MIL-MILL-03")
 
 
 def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
@@ -219,4 +220,4 @@ def claim_bonus(tables: Tables, state: State, event: ClaimBonus) -> State:
     rest = [t for t in state.pending_bonus if t != event.triangle]
     state = evolve(state, pending_bonus=claimable(state, event.player, rest))
     # MIL-BONUS-03: a claimed bonus tile scores one point.
-    return score(tables, state, event.player, tables.bonus_vp, "MIL-BONUS-03", "a bonus tile")
+    return score(tables, state, event.player, tables.bonus_vp, rule="MIL-BONUS-03")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.trace import Recorder
 from reference.milestones.board import MapGeometry, parse_map
 from reference.milestones.names import ITEMS, KINDS, PIECES
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 
 @attrs.frozen

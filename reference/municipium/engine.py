@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
@@ -15,7 +16,7 @@ from reference.municipium.invariants import field_refill_failures, invariant_fai
 from reference.municipium.options import MunicipiumOptions
 from reference.municipium.rules_flow import noted
 from reference.municipium.state import State, evolve
-from reference.municipium.tables import Tables, read_tables
+from reference.municipium.tables import KINDS, Tables, read_tables
 
 PACKAGE_DIR = Path(__file__).parent
 
@@ -119,11 +120,39 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
             return f"{player} places a member, one each in seat order (MUN-PLACE-01)"
         return f"it is {player}'s turn: moves, then one card (MUN-TURN-02)"
 
+    def why_not(self, state: State, event: Event) -> str:
+        """Why the event's player is not asked now, where the rules say more than whose
+        turn it is: a power is used by its majority family, whoever played the card."""
+        player = getattr(event, "player", None)
+        if state.phase == "power" and state.power_user and player != state.power_user:
+            return (
+                f"the {state.power}'s power is used by the family with most influence "
+                f"there, {state.power_user}, whoever played the card (MUN-POWER-01)"
+            )
+        return ""
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The event types, institutions, citizen kinds and cards by their ids."""
+        t = self.tables
+        return (
+            *super().vocabulary(),
+            *(Term(name, "institution", "board.institutions") for name in t.order),
+            *(Term(kind, "citizen kind", "components.citizens_per_kind") for kind in KINDS),
+            *(
+                Term(cid, f"common {card.kind} card ({card.name})", "cards.common_cards")
+                for cid, card in t.common_cards.items()
+            ),
+            *(
+                Term(cid, f"family {card.kind} card ({card.name})", "cards.family_cards")
+                for cid, card in t.family_cards.items()
+            ),
+        )
+
     def read_tables(self, data: DataSet, options: MunicipiumOptions) -> Tables:
         """The typed tables (MUN data keys)."""
         return read_tables(data)
 
-    check_names = staticmethod(turn.expect_known_names)
+    check_fields = staticmethod(turn.expect_known_names)
     """An unknown institution, citizen kind or family is malformed (MUN-BOARD-01): the
     rules' own check, called with no step between."""
 
@@ -180,6 +209,10 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         return invariant_failures(self.tables, state, memo)
 
     def position_failures(self, state: State) -> list[str]:
-        """Why a hand-written position could not arise in play: the invariants, and every
-        field refilled while its supply lasts (see invariants.field_refill_failures)."""
-        return invariant_failures(self.tables, state) + field_refill_failures(self.tables, state)
+        """Why a hand-written position could not arise in play: a map that does not name
+        every institution or citizen kind (checked first: the rules and the invariants look
+        them up), then the invariants, and every field refilled while its supply lasts (see
+        invariants.field_refill_failures)."""
+        return invariants.shape_failures(self.tables, state) or (
+            invariant_failures(self.tables, state) + field_refill_failures(self.tables, state)
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Collection
 
 from reference.municipium.rules_flow import add
 from reference.municipium.state import PHASES, Institution, PlayerState, State
@@ -287,4 +288,29 @@ def field_refill_failures(t: Tables, state: State) -> list[str]:
         empty = fields and place.citizen_field is None and name != refilling
         if empty and bag_holds and state.phase != "setup":
             bad.append(f"the {name}'s citizen field is empty while the bag holds citizens")
+    return bad
+
+
+def shape_failures(t: Tables, state: State) -> list[str]:
+    """For a position written by hand: every map keyed by institution or citizen kind names
+    each of them once and nothing else (play never builds another, and the rules and the
+    invariants look each one up). Checked before the invariants."""
+    bad: list[str] = []
+
+    def keyed(what: str, found: Collection[str], wanted: tuple[str, ...]) -> None:
+        missing = [k for k in wanted if k not in found]
+        extra = sorted(k for k in found if k not in wanted)
+        if missing or extra:
+            said = [f"lacks {', '.join(missing)}"] if missing else []
+            said += (
+                [f"has {', '.join(extra)}, which is none of {', '.join(wanted)}"] if extra else []
+            )
+            bad.append(f"{what} {' and '.join(said)}")
+
+    keyed("institutions", state.institutions, t.order)
+    keyed("bag", state.bag, KINDS)
+    for name, player in state.players.items():
+        keyed(f"players.{name}.members", player.members, t.order)
+        keyed(f"players.{name}.wreathed", player.wreathed, t.order)
+        keyed(f"players.{name}.citizens", player.citizens, KINDS)
     return bad

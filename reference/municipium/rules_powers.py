@@ -145,7 +145,7 @@ def forum_take_from_player(t: Tables, state: State, event: ForumTakeFromPlayer) 
         raise RuleViolation("MUN-FORUM-01", f"{event.victim} holds no {event.kind} citizen")
     victim = evolve(victim, citizens=add(victim.citizens, event.kind, -1))
     state = with_player(state, event.victim, victim)
-    state = gain_citizens(state, event.player, event.kind, 1, t, "MUN-FORUM-01")
+    state = gain_citizens(state, event.player, event.kind, 1, t, rule="MUN-FORUM-01")
     return next_power(state, t)
 
 
@@ -160,7 +160,7 @@ def forum_take_from_institution(t: Tables, state: State, event: ForumTakeFromIns
         )
     places = {**state.institutions, event.institution: evolve(place, citizens=place.citizens - 1)}
     kind = t.home[event.institution]
-    state = gain_citizens(state, event.player, kind, 1, t, "MUN-FORUM-02", institutions=places)
+    state = gain_citizens(state, event.player, kind, 1, t, rule="MUN-FORUM-02", institutions=places)
     return next_power(state, t)
 
 

@@ -148,7 +148,7 @@ def draw_citizen(t: Tables, state: State, event: DrawCitizen) -> State:
         # MUN-BASILICA-02: the drawn citizen goes in front of the basilica's user (taken from
         # the bag in the same copy).
         user = state.power_user or ""
-        state = gain_citizens(state, user, event.kind, 1, t, "MUN-BASILICA-02", bag=bag)
+        state = gain_citizens(state, user, event.kind, 1, t, rule="MUN-BASILICA-02", bag=bag)
         return next_power(state, t)
     homes = t.homes_of[event.kind]
     if len(homes) == 1:

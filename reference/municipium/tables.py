@@ -6,11 +6,15 @@ a profile value of the wrong shape raises ``BadOptions`` naming the key.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.trace import Recorder
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 INSTITUTIONS: tuple[str, ...] = (
     "temple",

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.errors import RuleViolation
 from reference.palmyra.common import evolve, finish, noted, with_added
 from reference.palmyra.events import ChooseExtraTile, DrawTile
 from reference.palmyra.state import CHOOSE, DRAW, MOVE, REORGANISE, SETUP, TURN, Draw, State
 from reference.palmyra.tables import Config
-from reference.palmyra.tiles import LARGE, SMALL, STACK_SIZES, TILES
+from reference.palmyra.tiles import LARGE, SMALL, TILES
 from reference.palmyra.turns import end_turn
 
 
@@ -74,8 +74,6 @@ def choose_extra(cfg: Config, state: State, event: ChooseExtraTile) -> State:
     # PAL-TURN-02: the size is chosen only when an odd number of tiles is due.
     if state.phase != CHOOSE:
         raise RuleViolation("PAL-TURN-02", "no choice of tile size is due")
-    if event.size not in STACK_SIZES:
-        raise MalformedEvent(f"size must be 'large' or 'small', not {event.size!r}", "size")
     large, small, short = plan_draws(state, state.action.tiles_due, event.size)
     return start_draws(cfg, state, event.player, large, small, short)
 
@@ -91,8 +89,6 @@ def chance_draws(state: State) -> list[tuple[DrawTile, float]]:
 
 def draw_tile(cfg: Config, state: State, event: DrawTile) -> State:
     """Chance turns up the top tile of the due stack; it goes face up to the drawing player."""
-    if event.tile not in TILES:
-        raise MalformedEvent(f"{event.tile!r} is no tile code (e.g. 'L:D', 'S:H+W')", "tile")
     due = state.draws_due[0]
     pile = stack(state, due.size)
     # PAL-DRAW-01: the drawn tile is one still in the stack the draw is due from.

@@ -6,18 +6,30 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
 from reference.palmyra import events as ev
-from reference.palmyra import invariants, legal, rules_setup
+from reference.palmyra import fields, invariants, legal, rules_setup
 from reference.palmyra.draws import choose_extra, draw_tile
 from reference.palmyra.options import SOLO, PalmyraOptions
 from reference.palmyra.rules_chain import end_chain, flip_tile, place_tile, start_chain
 from reference.palmyra.rules_reorg import end_moves, move_piece, reorganise
-from reference.palmyra.state import CHAIN, CHOOSE, MOVE, OVER, State
+from reference.palmyra.state import (
+    CHAIN,
+    CHOOSE,
+    CONQUER,
+    MOVE,
+    OVER,
+    PIECES,
+    REORGANISE,
+    TAX,
+    State,
+)
 from reference.palmyra.tables import Config, read_tables
+from reference.palmyra.tiles import ICONS, LANDSCAPES, TILES
 
 PACKAGE_DIR = Path(__file__).parent
 
@@ -98,6 +110,9 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rules_setup
+    check_fields = staticmethod(fields.check_fields)
+    """An unknown piece, tile code, stack or size, or a cell not written ``x,y``, is
+    malformed: read before any rule."""
 
     def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         super().__init__(options, full_checks)
@@ -117,6 +132,17 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         if state.phase == CHOOSE:
             return f"{player} names the stack of the odd earned tile (PAL-CONQ-03)"
         return f"it is {player}'s turn, seats in order from the first (PAL-SETUP-05)"
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The event types, land tiles (by code), landscapes, icons, pieces and actions."""
+        return (
+            *super().vocabulary(),
+            *(Term(code, "land tile", "tiles.mix") for code in TILES),
+            *(Term(name, f"landscape ({key} in tile codes)") for key, name in LANDSCAPES.items()),
+            *(Term(name, f"icon ({key} in tile codes)") for key, name in ICONS.items()),
+            *(Term(piece, "piece") for piece in PIECES),
+            *(Term(action, "action") for action in (CONQUER, TAX, REORGANISE)),
+        )
 
     def scoring_rule(self) -> str:
         """Most coins wins (PAL-END-03); the solo game is won by the target (PAL-SOLO-03)."""

@@ -115,7 +115,12 @@ def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
 
 
 def _coins(cfg: Config, state: State) -> list[str]:
-    """Coins are conserved: the bank, the coins out of play and the players' coins."""
+    """Coins are conserved: the bank, the coins out of play and the players' coins (not
+    counted when a profile makes the bank unlimited: it is so exactly when the game's is)."""
+    if state.bank is None or cfg.tables.bank_total is None:
+        if state.bank is None and cfg.tables.bank_total is None:
+            return []
+        return ["the bank is unlimited only when the game's is"]
     coins = state.bank + state.removed + sum(map(_COINS, state.players.values()))
     if coins != cfg.tables.bank_total:
         return [f"coins not conserved: {coins} in play, the game has {cfg.tables.bank_total}"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.errors import RuleViolation
+from reference.core.stock import take
 from reference.palmyra.common import (
     coins_and_bank,
     evolve,
@@ -20,14 +21,13 @@ from reference.palmyra.common import (
 )
 from reference.palmyra.draws import plan_draws, start_draws, tiles_choice_matters
 from reference.palmyra.events import CollectTaxes, Conquer, EndAction, FlipTile, PlaceTile
-from reference.palmyra.lattice import CENTRE, kind_of, neighbours, parse_cell, touching
+from reference.palmyra.lattice import CENTRE, kind_of, neighbours, touching
 from reference.palmyra.state import (
     CENSOR,
     CHAIN,
     CHOOSE,
     CONQUER,
     LEGION,
-    PIECES,
     STARTED,
     TAX,
     TURN,
@@ -37,18 +37,6 @@ from reference.palmyra.state import (
 from reference.palmyra.tables import Config
 from reference.palmyra.tiles import LARGE, SMALL, TILES, describe
 from reference.palmyra.turns import end_turn
-
-
-def check_piece(piece: str) -> None:
-    """A piece field names the legion or the censor (else the event is malformed)."""
-    if piece not in PIECES:
-        raise MalformedEvent(f"piece must be 'legion' or 'censor', not {piece!r}", "piece")
-
-
-def check_tile_code(code: str) -> None:
-    """A tile field is a tile code like 'L:D' or 'S:H+W' (else the event is malformed)."""
-    if code not in TILES:
-        raise MalformedEvent(f"{code!r} is no tile code (e.g. 'L:D', 'S:H+W')", "tile")
 
 
 def chain_limit(cfg: Config, state: State, code: str) -> tuple[str, str] | None:
@@ -127,7 +115,6 @@ def start_chain(cfg: Config, state: State, event: Conquer | CollectTaxes) -> Sta
     # PAL-TURN-02: an action is chosen only at the start of one's turn.
     if state.phase != TURN:
         raise RuleViolation("PAL-TURN-02", f"{event.player} is in the middle of an action")
-    check_piece(event.piece)
     kind = CONQUER if isinstance(event, Conquer) else TAX
     own = LEGION if kind == CONQUER else CENSOR
     if event.piece != own and not holds_emperor(state, event.player):
@@ -149,9 +136,6 @@ def place_tile(cfg: Config, state: State, event: PlaceTile) -> State:
     # PAL-TURN-02: tiles are placed only during Conquer or Collect taxes.
     if state.phase != CHAIN:
         raise RuleViolation("PAL-TURN-02", "tiles are placed only during Conquer or Collect taxes")
-    check_tile_code(event.tile)
-    if parse_cell(event.cell) is None:
-        raise MalformedEvent(f"cell must look like 'x,y', not {event.cell!r}", "cell")
     action = state.action
     # PAL-TAX-04: with flip_timing=after_chain, the flip closes the chain.
     if action.closed:
@@ -296,7 +280,6 @@ def flip_tile(cfg: Config, state: State, event: FlipTile) -> State:
     """Turn one face-up tile of one's supply face down during Collect taxes."""
     if state.phase != CHAIN:
         raise RuleViolation("PAL-TURN-02", "a tile is flipped only during Collect taxes")
-    check_tile_code(event.tile)
     action = state.action
     player = state.players[event.player]
     # PAL-TAX-03: during Collect taxes one may turn one own face-up tile face down, once.
@@ -383,38 +366,42 @@ def pay_taxes(cfg: Config, state: State, name: str, emperor: bool) -> State:
     crown = cfg.tables.emperor_tax_bonus if emperor else 0
     owed = base + bonus + crown
     if cfg.recorder is not None:
-        parts = [
-            ("PAL-TAX-02", base, f"tax {base}: the coins the action's matches earned"),
-            ("PAL-TAX-05", bonus, _bonus_words(base, face_down, bonus)),
-        ]
-        if emperor:
-            parts.append(("PAL-EMP-05", crown, f"the emperor's {crown} coin(s)"))
-        _note_payout(cfg, state, name, parts)
+        _note_payout(cfg, state, name, (base, bonus, crown), face_down, emperor)
     # PAL-END-04: the bank pays what it has; PAL-END-02: its last coin ends the game at once.
-    paid = min(owed, state.bank)
-    state = with_player(
-        state, name, evolve(player, coins=player.coins + paid), bank=state.bank - paid
-    )
+    paid, bank = take(state.bank, owed)
+    state = with_player(state, name, evolve(player, coins=player.coins + paid), bank=bank)
     if state.bank == 0:
         return finish(state, "bank", cfg)
     return end_turn(cfg, state)
 
 
-def _bonus_words(base: int, face_down: int, bonus: int) -> str:
-    """What PAL-TAX-05 gave, in words."""
+def _note_payout(
+    cfg: Config,
+    state: State,
+    name: str,
+    amounts: tuple[int, int, int],
+    face_down: int,
+    emperor: bool,
+) -> None:
+    """Trace points of a tax payout, part by part: the tax (PAL-TAX-02), the face-down
+    bonus (PAL-TAX-05, decided even when none is due) and the emperor's coin (PAL-EMP-05),
+    each as much as the bank paid of it; a part it could not pay in full is PAL-END-04's."""
+    base, bonus, crown = amounts
     if bonus:
-        return f"+{bonus}: {face_down} face-down tile(s), fewer than the {base} coins of tax"
-    return f"no face-down bonus: {face_down} face-down tile(s) against {base} coins of tax"
-
-
-def _note_payout(cfg: Config, state: State, name: str, parts: list[tuple[str, int, str]]) -> None:
-    """Trace points of a tax payout, part by part (rule, coins owed, words): what the
-    bank paid of each part; a part it could not pay in full is PAL-END-04's."""
+        bonus_words = f"+{bonus}: {face_down} face-down tile(s) against {base} coins of tax"
+    else:
+        bonus_words = f"no face-down bonus: {face_down} face-down tile(s), {base} coins of tax"
+    parts = [
+        ("PAL-TAX-02", base, f"tax {base}: the coins the action's matches earned"),
+        ("PAL-TAX-05", bonus, bonus_words),
+    ]
+    if emperor:
+        parts.append(("PAL-EMP-05", crown, f"the emperor's {crown} coin(s)"))
     coins, bank = state.players[name].coins, state.bank
     decided = coins_and_bank(name)
     for rule, owed, why in parts:
-        pay = min(owed, bank)
-        coins, bank = coins + pay, bank - pay
+        pay, bank = take(bank, owed)
+        coins += pay
         step = with_player(state, name, evolve(state.players[name], coins=coins), bank=bank)
         noted(cfg, rule, step, decided, why)
         if pay < owed:

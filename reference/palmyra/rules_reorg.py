@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.errors import RuleViolation
+from reference.core.stock import put_back
 from reference.palmyra.common import (
     coins_and_bank,
     evolve,
@@ -16,13 +17,12 @@ from reference.palmyra.common import (
 )
 from reference.palmyra.draws import stack
 from reference.palmyra.events import EndAction, MovePiece, Reorganise
-from reference.palmyra.lattice import CENTRE, parse_cell
+from reference.palmyra.lattice import CENTRE
 from reference.palmyra.state import (
     CENSOR,
     DRAW,
     LEGION,
     MOVE,
-    PIECES,
     REORGANISE,
     STARTED,
     TURN,
@@ -30,7 +30,7 @@ from reference.palmyra.state import (
     State,
 )
 from reference.palmyra.tables import Config
-from reference.palmyra.tiles import LARGE, SMALL, STACK_SIZES
+from reference.palmyra.tiles import LARGE, SMALL
 from reference.palmyra.turns import end_turn
 
 
@@ -39,8 +39,6 @@ def reorganise(cfg: Config, state: State, event: Reorganise) -> State:
     # PAL-TURN-02: an action is chosen only at the start of one's turn.
     if state.phase != TURN:
         raise RuleViolation("PAL-TURN-02", f"{event.player} is in the middle of an action")
-    if event.stack not in STACK_SIZES:
-        raise MalformedEvent(f"stack must be 'large' or 'small', not {event.stack!r}", "stack")
     other = SMALL if event.stack == LARGE else LARGE
     # PAL-REORG-01: the tile comes from a stack that still has tiles.
     has_tiles = any(stack(state, event.stack).values())
@@ -79,10 +77,10 @@ def take_emperor(cfg: Config, state: State, name: str) -> State:
         raise RuleViolation("PAL-EMP-02", f"{name} cannot pay {price} coin(s) for the emperor")
     new_player = evolve(player, coins=player.coins - price)
     if cfg.recorder is not None:
-        paid = with_player(state, name, new_player, bank=state.bank + price)
+        paid = with_player(state, name, new_player, bank=put_back(state.bank, price))
         noted(cfg, "PAL-EMP-02", paid, coins_and_bank(name), f"the emperor costs {price}")
         noted(cfg, "PAL-EMP-03", evolve(paid, emperor=name), ("emperor",))
-    return with_player(state, name, new_player, emperor=name, bank=state.bank + price)
+    return with_player(state, name, new_player, emperor=name, bank=put_back(state.bank, price))
 
 
 def move_targets(state: State, name: str, piece: str) -> list[str]:
@@ -108,10 +106,6 @@ def move_piece(cfg: Config, state: State, event: MovePiece) -> State:
     # PAL-TURN-02: pieces are moved only during Reorganise, after its draw.
     if state.phase != MOVE:
         raise RuleViolation("PAL-TURN-02", "pieces are moved only during Reorganise")
-    if event.piece not in PIECES:
-        raise MalformedEvent(f"piece must be 'legion' or 'censor', not {event.piece!r}", "piece")
-    if event.to != CENTRE and parse_cell(event.to) is None:
-        raise MalformedEvent(f"to must be 'centre' or a cell 'x,y', not {event.to!r}", "to")
     moved = state.action.moved
     # PAL-REORG-03: each piece moves at most once per Reorganise.
     if event.piece in moved:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reference.core import tables as tb
+from reference.core.stock import holds, take
 from reference.palmyra.common import finish
 from reference.palmyra.draws import after_draws, stacks_empty
 from reference.palmyra.lattice import CENTRE
@@ -40,7 +41,7 @@ def new_game(cfg: Config, players: Sequence[str]) -> State:
         city=t.city_layouts[count],
         large_stack=large,
         small_stack=small,
-        bank=t.bank_total - sum(coins),
+        bank=take(t.bank_total, sum(coins))[1],
         removed=0,
         draws_due=tuple(draws),
     )
@@ -71,7 +72,7 @@ def starting_kits(
     extra = t.advanced_extra_coins if cfg.advanced else 0
     # PAL-SETUP-06: starting coins come out of the bank.
     coins = [kit.coins + extra for kit in kits]
-    if sum(coins) > t.bank_total:
+    if not holds(t.bank_total, sum(coins)):
         expected = f"at least the {sum(coins)} starting coins of {players} players"
         raise tb.bad("bank.total", expected, t.bank_total)
     large = {c: n for c, n in t.mix.items() if TILES[c].stack == LARGE}

@@ -7,6 +7,7 @@ from typing import Final, Literal
 import attrs
 from attrs import validators as v
 
+from reference.core.stock import Stock
 from reference.palmyra.lattice import CENTRE
 
 # Phases of play, in the order a turn goes through them.
@@ -107,7 +108,7 @@ class State:
     city: tuple[str, ...]
     large_stack: dict[str, int]
     small_stack: dict[str, int]
-    bank: int = attrs.field(validator=_nonneg)
+    bank: Stock = attrs.field(validator=v.optional(_nonneg))
     removed: int = attrs.field(validator=_nonneg)
     emperor: str = ""
     draws_due: tuple[Draw, ...] = ()

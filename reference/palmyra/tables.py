@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
-from reference.core.trace import Recorder
+from reference.core.stock import Stock
 from reference.palmyra.lattice import cell_name, kind_of, parse_cell
 from reference.palmyra.options import ADVANCED, SOLO, PalmyraOptions
 from reference.palmyra.tiles import TILES
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 
 @attrs.frozen
@@ -30,7 +35,8 @@ class Tables:
     kits: tuple[Kit, ...]
     advanced_extra_coins: int
     solo_kit_seat: int
-    bank_total: int
+    bank_total: Stock
+    """The bank's coin value (null in a profile: a bank that never runs out)."""
     landscape_reward: int
     icon_reward: int
     max_tiles: int
@@ -90,7 +96,7 @@ def read_tables(data: DataSet) -> Tables:
         kits=_kits(data),
         advanced_extra_coins=tb.whole_at(data, "setup.advanced_extra_coins"),
         solo_kit_seat=tb.whole_at(data, "solo.kit_seat", 1),
-        bank_total=tb.whole_at(data, "bank.total"),
+        bank_total=tb.stock_at(data, "bank.total"),
         landscape_reward=tb.whole_at(data, "actions.landscape_match"),
         icon_reward=tb.whole_at(data, "actions.icon_match"),
         max_tiles=tb.whole_at(data, "actions.max_tiles", 1, 12),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.state import next_seat
+from reference.core.stock import Stock, take
 from reference.palmyra.common import evolve, finish, noted
 from reference.palmyra.state import NO_ACTION, TURN, State
 from reference.palmyra.tables import Config
@@ -13,11 +14,11 @@ from reference.palmyra.tables import Config
 def end_turn(cfg: Config, state: State, **changes: Any) -> State:
     """Close the turn: the solo drain, then the next player in seat order acts.
     ``changes``: the caller's own edits of other fields, made in the same copy."""
-    drained: dict[str, int] = {}
+    drained: dict[str, Stock] = {}
     if cfg.solo:
         # PAL-SOLO-02: at the end of every solo turn three coins leave the bank for good.
-        drain = min(cfg.tables.solo_drain, state.bank)
-        drained = {"bank": state.bank - drain, "removed": state.removed + drain}
+        drain, bank = take(state.bank, cfg.tables.solo_drain)
+        drained = {"bank": bank, "removed": state.removed + drain}
         if cfg.recorder is not None:
             why = f"{drain} coin(s) leave the bank"
             noted(cfg, "PAL-SOLO-02", evolve(state, **changes, **drained), ("bank",), why)

@@ -6,14 +6,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from reference.core.aliases import Term
 from reference.core.datafile import DataSet
 from reference.core.errors import RuleViolation
 from reference.core.game import Event, Result
 from reference.core.ruleset import Handler, RuleSet
+from reference.pillars import asking, fields, legal, rounds, rules_actions, rules_cards, vocabulary
 from reference.pillars import events as ev
-from reference.pillars import legal, rounds, rules_actions, rules_cards
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
-from reference.pillars.invariants import InvariantChecker, invariant_failures, unknown_cards
+from reference.pillars.invariants import (
+    InvariantChecker,
+    invariant_failures,
+    unknown_cards,
+    unknown_players,
+)
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
 from reference.pillars.tables import read_tables
@@ -95,6 +101,7 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
 
     name = "pillars"
     turn_rule = "PIL-TURN-01"
+    step_rule = "PIL-TURN-02"
     package_dir = PACKAGE_DIR
     min_players = 2
     max_players = 4
@@ -107,6 +114,8 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     setup_made = SETUP_MADE
     legal_rules = legal
     setup_rules = rounds
+    check_fields = staticmethod(fields.check_fields)
+    """An unknown resource is malformed: read before any rule."""
 
     def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
         super().__init__(options, full_checks)
@@ -124,6 +133,18 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     def why_to_act(self, state: State, player: str) -> str:
         """Why ``player`` is asked now, with the rule id."""
         return legal.why_to_act(self.tables, state, player)
+
+    def vocabulary(self) -> tuple[Term, ...]:
+        """The event types, cards, craftsmen, locations, spaces and resources by their ids."""
+        return super().vocabulary() + vocabulary.terms(self.tables)
+
+    def why_not(self, state: State, event: Event) -> str:
+        """Why the event's player is not asked for it now, with the rule id."""
+        return asking.why_not(self.tables, state, event)
+
+    def owes(self, state: State, player: str) -> str:
+        """The craftsman discard ``player`` owes over the limit (PIL-CRAFT-01), if any."""
+        return asking.owes(self.tables, state, player)
 
     def before_event(self, state: State, event: Event) -> None:
         """PIL-CRAFT-01: a player over the craftsman limit discards before anything else;
@@ -159,5 +180,10 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
 
     def position_failures(self, state: State) -> list[str]:
         """Why a hand-written position could not arise in play: a card id that names no
-        card (checked first: the invariants look cards up), then the invariants."""
-        return unknown_cards(self.tables, state) or invariant_failures(self.tables, state)
+        card or a name that is no player (checked first: the rules and the invariants look
+        them up), then the invariants."""
+        return (
+            unknown_cards(self.tables, state)
+            or unknown_players(state)
+            or invariant_failures(self.tables, state)
+        )

@@ -4,16 +4,19 @@ VP arithmetic, cube movements, and seat order."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from reference.core.state import clockwise_from as seat_order_from
 from reference.core.state import with_player as with_player
-from reference.core.trace import Recorder
+from reference.core.stock import Stock, put_back, take
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import PlayerState, State, evolve
 from reference.pillars.tables import LOCATIONS, Tables
+
+if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
+    from reference.core.trace import Recorder
 
 ORDERED_LOCATIONS = frozenset(LOCATIONS) - {"kingsbridge", "shiring"}
 """Locations whose spaces fill from the first (the player chooses among Kingsbridge and
@@ -77,13 +80,6 @@ def note_work(
     if ctx.recorder is not None:
         copies = {k: dict(v) if isinstance(v, dict) else v for k, v in working.items()}
         ctx.recorder.note(rule_id, evolve(state, **copies), decided, why)
-
-
-def decided_note(ctx: Ctx, rule_id: str, state: State, path: str, why: str) -> None:
-    """Trace point of a rule that decided ``path`` of ``state`` and left it as it is (a
-    builder placed free, a tax not due): only while recording."""
-    if ctx.recorder is not None:
-        ctx.recorder.note(rule_id, state, (path,), why)
 
 
 @cache
@@ -158,7 +154,7 @@ def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
 
 def grant(
     players: dict[str, PlayerState],
-    supply: dict[str, int],
+    supply: dict[str, Stock],
     name: str,
     resource: str,
     amount: int,
@@ -168,14 +164,12 @@ def grant(
     if amount <= 0:
         return
     p = players[name]
-    have = supply[resource]
-    take = min(have, amount)
-    supply[resource] = have - take
+    got, supply[resource] = take(supply[resource], amount)
     resources = dict(p.resources)
-    resources[resource] += take
+    resources[resource] += got
     owed = dict(p.owed)
-    if take < amount:
-        owed[resource] = owed.get(resource, 0) + amount - take
+    if got < amount:
+        owed[resource] = owed.get(resource, 0) + amount - got
     players[name] = evolve(p, resources=resources, owed=owed)
 
 
@@ -254,7 +248,7 @@ def usable(p: PlayerState, resource: str) -> int:
 def spend_cubes(
     resources: dict[str, int],
     owed: dict[str, int],
-    supply: dict[str, int],
+    supply: dict[str, Stock],
     resource: str,
     n: int,
 ) -> None:
@@ -267,7 +261,7 @@ def spend_cubes(
         if left > 0:
             owed[resource] = left
     resources[resource] -= n - from_owed
-    supply[resource] += n - from_owed
+    supply[resource] = put_back(supply[resource], n - from_owed)
 
 
 def counted_resources(ctx: Ctx, p: PlayerState) -> int:

@@ -13,6 +13,7 @@ set checks in full (``full_checks``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 from reference.pillars.flow import Ctx
 from reference.pillars.state import PHASES, State
@@ -143,13 +144,16 @@ def turn_failures(t: Tables, state: State) -> list[str]:
 def worker_failures(t: Tables, state: State) -> list[str]:
     """No more workers placed than available; grey workers conserved."""
     bad: list[str] = []
-    grey = state.castle_workers
+    grey = 0
     for name, p in state.players.items():
         grey += p.grey_workers + p.grey_workers_next
         if p.workers_placed > p.workers + p.grey_workers:
             bad.append(f"{name}: more workers placed than available")
-    if grey != t.grey_workers:
-        bad.append(f"grey workers: {grey} found, {t.grey_workers} in the game")
+    if (state.castle_workers is None) != (t.grey_workers is None):
+        bad.append("grey workers: the castle's stock is unlimited only when the game's is")
+    elif state.castle_workers is not None and grey + state.castle_workers != t.grey_workers:
+        found = grey + state.castle_workers
+        bad.append(f"grey workers: {found} found, {t.grey_workers} in the game")
     return bad
 
 
@@ -157,7 +161,9 @@ def cube_failures(t: Tables, state: State) -> list[str]:
     """No negative stock; each kind of cube conserved: supply, market (metal: King's
     Court) and players hold the game's cubes."""
     bad: list[str] = []
-    supply, market = state.supply, state.market
+    if None in state.supply.values():  # a profile made a supply unlimited
+        return _unlimited_cube_failures(t, state)
+    supply, market = cast(dict[str, int], state.supply), state.market  # every kind limited
     if min(supply.values()) < 0 or min(market.values()) < 0 or state.kings_court_metal < 0:
         bad.append("negative stock in the supply, market or King's Court")
     sand = supply["sand"] + market["sand"]
@@ -175,6 +181,28 @@ def cube_failures(t: Tables, state: State) -> list[str]:
         for kind, n in (("sand", sand), ("wood", wood), ("stone", stone), ("metal", metal)):
             if n != cubes[kind]:
                 bad.append(f"{kind} cubes: {n} in play, {cubes[kind]} in the game")
+    return bad
+
+
+def _unlimited_cube_failures(t: Tables, state: State) -> list[str]:
+    """``cube_failures`` when some supply is unlimited: a kind is unlimited in the supply
+    exactly when the game's is (reference/core/stock.py), and only the cubes of a limited
+    kind are counted and conserved."""
+    bad: list[str] = []
+    supply, market = state.supply, state.market
+    counts = [n for n in supply.values() if n is not None]
+    if min([*counts, *market.values(), state.kings_court_metal]) < 0:
+        bad.append("negative stock in the supply, market or King's Court")
+    for kind, in_game in t.cubes.items():
+        left = supply.get(kind)
+        if (left is None) != (in_game is None):
+            bad.append(f"{kind} cubes: the supply is unlimited only when the game's is")
+        if left is None or in_game is None:
+            continue
+        n = left + market.get(kind, 0) + (state.kings_court_metal if kind == "metal" else 0)
+        n += sum(p.resources[kind] for p in state.players.values())
+        if n != in_game:
+            bad.append(f"{kind} cubes: {n} in play, {in_game} in the game")
     return bad
 
 
@@ -217,6 +245,27 @@ def builder_failures(state: State) -> list[str]:
             bad.append(f"{name}: {count} master builders, {p.master_builders} owned")
     if bag and min(bag.values()) < 0:
         bad.append("negative count in the bag")
+    return bad
+
+
+def unknown_players(state: State) -> list[str]:
+    """Names in ``state`` that are no player of the game (the seats). Play never writes one;
+    a hand-written position can, and the rules look each name up, so a position is checked
+    with this before it is played from."""
+    seats = set(state.seats)
+    named: list[tuple[str, str]] = [("players", name) for name in state.players]
+    named += [("start_player", state.start_player)]
+    named += [("queue", name) for name in state.queue]
+    named += [("bag", name) for name in state.bag]
+    named += [("passed_builders", name) for name in state.passed_builders]
+    named += [(f"spaces.{space}", name) for space, name in state.spaces.items()]
+    if state.drawn is not None:
+        named.append(("drawn", state.drawn))
+    bad = [
+        f"{where} names {name!r}, who is not playing" for where, name in named if name not in seats
+    ]
+    if set(state.players) != seats:
+        bad.append(f"players holds {sorted(state.players)}, the seats {list(state.seats)}")
     return bad
 
 

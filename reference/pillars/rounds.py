@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reference.core.stock import put_back, take
 from reference.pillars.flow import (
     Ctx,
     clockwise_from,
@@ -57,10 +58,8 @@ def new_game(ctx: Ctx, names: Sequence[str]) -> State:
     supply = dict(t.cubes)
     market = {}
     for r in MARKET_RESOURCES:
-        market[r] = min(t.market_stock[r], supply[r])
-        supply[r] -= market[r]
-    metal = min(t.kings_court_metal, supply["metal"])
-    supply["metal"] -= metal
+        market[r], supply[r] = take(supply[r], t.market_stock[r])
+    metal, supply["metal"] = take(supply["metal"], t.kings_court_metal)
     deck = tuple(c for r in range(1, t.rounds + 1) for c in t.round_craftsmen(r))
     return State(
         seats=seats,
@@ -112,8 +111,8 @@ def end_round(ctx: Ctx, state: State) -> State:
     adv_out = out_of_play(state.advantages_out, *state.kingsbridge.values())
     crafts_out = out_of_play(state.craftsmen_out, *state.shiring.values())
     # PIL-CASTLE-01: grey workers used this round go back to the castle.
-    castle = state.castle_workers + sum(p.grey_workers for p in state.players.values())
-    cleared = {
+    castle = put_back(state.castle_workers, sum(p.grey_workers for p in state.players.values()))
+    cleared: dict[str, Any] = {
         "start_player": start,
         "advantages_out": adv_out,
         "craftsmen_out": crafts_out,
@@ -142,12 +141,10 @@ def begin_round(ctx: Ctx, state: State, **cleared: Any) -> State:
     supply = dict(state.supply)
     market = dict(state.market)
     for r in MARKET_RESOURCES:
-        add = max(0, min(t.market_stock[r] - market[r], supply[r]))
+        add, supply[r] = take(supply[r], max(0, t.market_stock[r] - market[r]))
         market[r] += add
-        supply[r] -= add
     metal = state.kings_court_metal
-    add_metal = max(0, min(t.kings_court_metal - metal, supply["metal"]))
-    supply["metal"] -= add_metal
+    add_metal, supply["metal"] = take(supply["metal"], max(0, t.kings_court_metal - metal))
     players = {}
     for name, p in state.players.items():
         players[name] = evolve(

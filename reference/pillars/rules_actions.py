@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.core.errors import MalformedEvent, RuleViolation
+from reference.core.errors import RuleViolation
 from reference.core.state import added, taken
 from reference.pillars.events import (
     BuyResources,
@@ -167,14 +167,6 @@ def roll_tax(ctx: Ctx, state: State, ev: RollTax) -> State:
 # --- step 12: market ---------------------------------------------------------------------
 
 
-def _resource(name: str) -> str:
-    if name not in RESOURCES:
-        raise MalformedEvent(
-            f"unknown resource {name!r} (known: {', '.join(RESOURCES)})", "resource"
-        )
-    return name
-
-
 def _next_trader(ctx: Ctx, state: State, rule: str, acted: bool, **changes: Any) -> State:
     """The state with ``changes`` (rule ``rule``'s work); the turn passes to the next trader,
     or step 13 begins."""
@@ -212,7 +204,7 @@ def resale_barred(p: PlayerState, r: str) -> bool:
 def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
     """Buy cubes of one type at the market."""
     due(state, "actions", "market", "buying at the market")
-    r = _resource(ev.resource)
+    r = ev.resource
     p = state.players[ev.player]
     # PIL-MARKET-04: metal is never bought.
     if r not in MARKET_RESOURCES:
@@ -243,7 +235,7 @@ def buy_resources(ctx: Ctx, state: State, ev: BuyResources) -> State:
 def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     """Sell cubes of one type; they go to the general supply."""
     due(state, "actions", "market", "selling at the market")
-    r = _resource(ev.resource)
+    r = ev.resource
     p = state.players[ev.player]
     # PIL-MARKET-10: at least one cube, no more than the player holds (owed cubes included,
     # PIL-PROD-02).

@@ -13,6 +13,7 @@ import attrs
 
 from reference.core.evolve import evolve as evolve
 from reference.core.state import counts_not_negative, not_negative
+from reference.core.stock import Stock
 
 Phase = Literal["prepare", "cards", "builders", "actions", "over"]
 """Round phases: preparation (reveals), Phase I, Phase II, Phase III, and game over."""
@@ -101,11 +102,12 @@ class State:
     start_player: str
     queue: tuple[str, ...]
     """Players still to act in this stage, the next first."""
-    supply: dict[str, int]
-    """The general supply on the quarry, forest, gravel pit (and metal)."""
+    supply: dict[str, Stock]
+    """The general supply on the quarry, forest, gravel pit (and metal); a kind's count is
+    null when a profile makes that supply unlimited (reference/core/stock.py)."""
     market: dict[str, int]
     kings_court_metal: int
-    castle_workers: int
+    castle_workers: Stock
     """Grey workers standing on Shiring Castle."""
     advantage_deck: tuple[str, ...]
     """Ordinary advantage cards not yet seen (the last-round cards are kept apart)."""

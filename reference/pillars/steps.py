@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.core.stock import Stock, take
 from reference.pillars.flow import (
     Ctx,
     add_gold,
@@ -115,7 +116,7 @@ EFFECT_PATHS = {"gold": "gold", "vp": "vp", "metal": "resources.metal", "wool_mi
 
 
 def _note_spared(
-    ctx: Ctx, state: State, name: str, players: dict[str, PlayerState], supply: dict[str, int]
+    ctx: Ctx, state: State, name: str, players: dict[str, PlayerState], supply: dict[str, Stock]
 ) -> None:
     """Trace point: the event leaves player ``name`` alone (protected, or on the Bishop's
     seat when a positive event gives its occupant the cube only)."""
@@ -231,12 +232,11 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
                 due += production_due(ctx, state, players[name], name, resource)
             if not due:
                 continue
-            take = min(due, supply[resource])
-            supply[resource] -= take
-            resources[name][resource] += take
+            got, supply[resource] = take(supply[resource], due)
+            resources[name][resource] += got
             owed[name].pop(resource, None)
-            if due > take:
-                owed[name][resource] = due - take
+            if due > got:
+                owed[name][resource] = due - got
     for name in order:
         players[name] = evolve(
             players[name],
@@ -286,7 +286,7 @@ def production_due(ctx: Ctx, state: State, p: PlayerState, name: str, resource: 
 def take_advantage(
     ctx: Ctx,
     players: dict[str, PlayerState],
-    supply: dict[str, int],
+    supply: dict[str, Stock],
     name: str,
     card_id: str,
 ) -> bool:
@@ -419,10 +419,9 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
         players = dict(state.players)
         workers = state.castle_workers
         for owner in castle:
-            take = min(ctx.t.castle_grey_workers, workers)
-            workers -= take
+            got, workers = take(workers, ctx.t.castle_grey_workers)
             p = players[owner]
-            players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + take)
+            players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + got)
         state = noted(ctx, "PIL-CASTLE-01", evolve(state, players=players, castle_workers=workers))
     # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
     queue = market_order(ctx, occupants(state, "market"))

@@ -10,6 +10,7 @@ import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
+from reference.core.stock import Stock
 
 RESOURCES: tuple[str, ...] = ("sand", "wood", "stone", "metal")
 """The four building resources, in the order the engine lists them."""
@@ -114,10 +115,12 @@ class Tables:
     workers: int
     master_builders: int
     starting_craftsmen: tuple[str, ...]
-    cubes: dict[str, int]
+    cubes: dict[str, Stock]
+    """The game's cubes of each kind (null in a profile: an unlimited supply)."""
     market_stock: dict[str, int]
     kings_court_metal: int
-    grey_workers: int
+    grey_workers: Stock
+    """Grey workers at Shiring Castle (null in a profile: never run out)."""
     cost_start: int
     rounds: int
     capacity: dict[str, int]
@@ -267,12 +270,12 @@ def read_tables(data: DataSet) -> Tables:
         workers=tb.whole_at(data, "setup.workers", 0, 99),
         master_builders=tb.whole_at(data, "setup.master_builders", 1, 12),
         starting_craftsmen=starting,
-        cubes=tb.counts("setup.cubes", v("setup.cubes"), RESOURCES, exact=True, high=99),
+        cubes=tb.stocks("setup.cubes", v("setup.cubes"), RESOURCES, exact=True),
         market_stock=tb.counts(
             "setup.market_stock", v("setup.market_stock"), MARKET_RESOURCES, exact=True, high=99
         ),
         kings_court_metal=tb.whole_at(data, "setup.kings_court_metal", 0, 99),
-        grey_workers=tb.whole_at(data, "setup.grey_workers", 0, 99),
+        grey_workers=tb.stock_at(data, "setup.grey_workers", 0, 99),
         cost_start=tb.whole_at(data, "setup.cost_start"),
         rounds=rounds,
         # A board space count beyond 12 is no printed board; it would only exhaust memory.

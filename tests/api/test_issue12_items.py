@@ -175,14 +175,14 @@ def test_a_state_mismatch_gives_its_line_and_json_values(tmp_path: Path) -> None
     assert result.status == "fail"
     lines = path.read_text().splitlines()
     assert lines[result.line - 1].strip().startswith("spaces:")  # type: ignore[operator]
-    assert 'expected {}, reference has {"market_1": "a"' in result.message
+    assert 'expected {}, ours {"market_1": "a"' in result.message
 
 
 def test_a_legal_count_mismatch_lists_the_reference_events(tmp_path: Path) -> None:
     path = write_variant(tmp_path, "count", {"steps": [], "expect": {"legal": {"count": 99}}})
     [result] = rules_oracle.run_scenarios([path])
     assert result.status == "fail"
-    assert 'reference lists 13: {"type": "buy_resources", "player": "a"' in result.message
+    assert 'ours lists 13: {"type": "buy_resources", "player": "a"' in result.message
     assert result.message.endswith(" and 1 more")  # 12 shown
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout's packages
 
+from reference.core.stock import take  # noqa: E402
 from reference.palmyra import rules_chain  # noqa: E402
 from reference.palmyra.common import evolve, with_player  # noqa: E402
 from reference.palmyra.state import State  # noqa: E402
@@ -35,10 +36,8 @@ def pay_taxes_bank_dry_goes_on(cfg: Config, state: State, name: str, emperor: bo
     else:
         bonus = face_down if base >= face_down else 0
     owed = base + bonus + (cfg.tables.emperor_tax_bonus if emperor else 0)
-    paid = min(owed, state.bank)
-    state = with_player(
-        state, name, evolve(player, coins=player.coins + paid), bank=state.bank - paid
-    )
+    paid, bank = take(state.bank, owed)  # PAL-END-04 as ours: the bank pays what it has
+    state = with_player(state, name, evolve(player, coins=player.coins + paid), bank=bank)
     return end_turn(cfg, state)  # the bug: no finish(state, "bank") when the bank is empty
 
 

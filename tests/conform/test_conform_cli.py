@@ -78,12 +78,19 @@ def test_a_written_baseline_passes_and_a_stale_entry_fails(tmp_path: Path) -> No
     assert "STALE baseline entry" in result.stdout
 
 
-def test_save_writes_the_findings_log_and_scenario(tmp_path: Path) -> None:
+def test_save_writes_the_findings_log_and_scenario_and_says_where(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    conform(adapter(GAME, "--lie", "bank", "--from-event", "3"), "--save", str(out))
-    assert sorted(p.name for p in out.iterdir()) == ["finding-0.jsonl", "finding-0.yaml"]
-    assert runner.invoke(app, ["scenarios", str(out / "finding-0.yaml")]).exit_code == 0
-    assert runner.invoke(app, ["validate", str(out / "finding-0.jsonl")]).exit_code == 1
+    result = conform(adapter(GAME, "--lie", "bank", "--from-event", "3"), "--save", str(out))
+    name = "conform-palmyra-playout-state-bank-g0-seed0"
+    assert sorted(p.name for p in out.iterdir()) == [f"{name}.jsonl", f"{name}.yaml"]
+    assert runner.invoke(app, ["scenarios", str(out / f"{name}.yaml")]).exit_code == 0
+    assert runner.invoke(app, ["validate", str(out / f"{name}.jsonl")]).exit_code == 1
+    assert f"  saved: {out / name}.yaml and {out / name}.jsonl" in result.stdout.splitlines()
+
+
+def test_without_save_the_text_report_says_how_to_save() -> None:
+    result = conform(adapter(GAME, "--lie", "bank", "--from-event", "3"))
+    assert "  case: save it with --save DIR (a scenario and a v1 log)" in result.stdout
 
 
 def test_an_engine_that_cannot_start_is_a_finding_not_our_crash() -> None:

@@ -3,6 +3,9 @@
 Expected values come from the planted bug itself: a lie from the Nth event shows after
 exactly N events; a crash, hang or garbage at the Nth event is reported with the apply
 request of event N; a refused event type shrinks to a game whose last event is of that type.
+A bug of the position (not of the events the adapter has counted) shrinks to one step from a
+position written directly when the engine has ``set_state``, and to a shorter game when it
+has not (``--without set_state``).
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def test_accepting_an_illegal_event_is_caught_by_a_probe(tmp_path: Path) -> None
     assert result.exit_code == 1, result.output
     (verdict,) = json.loads(result.stdout)["results"]
     assert (verdict["status"], verdict["rule_id"]) == ("illegal", f.rule)
-    assert verdict["event_index"] == len(f.events)
+    assert verdict["event_index"] == len((f.log or "").splitlines()) - 2  # header, the event
     scenario = tmp_path / "case.yaml"
     scenario.write_text(f.scenario or "")
     result = runner.invoke(app, ["scenarios", str(scenario)])
@@ -130,19 +133,39 @@ def complete_game(events: tuple[dict[str, Any], ...]) -> bool:
 
 
 def test_an_engine_that_never_ends_is_caught_at_our_end_of_a_shorter_game() -> None:
-    f = only(run("--never-end"))
-    assert (f.kind, f.event_index) == ("no_end", len(f.events))
+    f = only(run("--never-end", "--without", "set_state"))
+    assert (f.kind, f.event_index, f.shrink) == ("no_end", len(f.events), "prefix")
     assert f.shrunk_from is not None and len(f.events) < f.shrunk_from
     assert complete_game(f.events)
 
 
 def test_a_wrong_result_is_caught_and_shrunk_to_a_shorter_game() -> None:
-    f = only(run("--wrong-result"))
+    f = only(run("--wrong-result", "--without", "set_state"))
     assert f.kind == "result" and isinstance(f.ours, list) and isinstance(f.theirs, list)
     (ours, _), (theirs, _) = f.ours, f.theirs
     assert theirs["red"] == ours["red"] + 1 and theirs["blue"] == ours["blue"]
     assert f.shrunk_from is not None and len(f.events) < f.shrunk_from
     assert complete_game(f.events)
+
+
+@pytest.mark.parametrize(
+    ("flag", "kind"), [("--never-end", "no_end"), ("--wrong-result", "result")]
+)
+def test_with_set_state_the_end_shrinks_to_the_last_event_from_a_given_position(
+    flag: str, kind: str, tmp_path: Path
+) -> None:
+    f = only(run(flag))
+    assert (f.kind, f.shrink) == (kind, "position")
+    assert f.given and len(f.steps) == 1 and f.shrunk_from is not None and f.shrunk_from > 100
+    # the step ends the game on ours, from the given position
+    ours = LocalEngine()
+    ours.new_game(GAME, f.players, {})
+    ours.set_state(f.given)
+    assert ours.apply(f.steps[0]) is None and ours.to_act()[1]
+    # the log is the game as found, from the setup: a whole game on ours
+    log = tmp_path / "case.jsonl"
+    log.write_text(f.log or "")
+    assert runner.invoke(app, ["validate", str(log)]).exit_code == (1 if kind == "result" else 0)
 
 
 def test_a_hang_that_depends_on_the_game_is_shrunk_within_a_bound() -> None:

@@ -25,6 +25,7 @@ from oracle.refengine import LocalEngine
 from oracle.starts import RARE_END, rare_ends
 from reference.registry import game_names, make_game
 from tests.conform.conftest import ROOT, SERVE, adapter
+from tests.conform.test_coverage import covered
 
 BROKEN = ROOT / "tests" / "conform" / "broken_serve.py"
 
@@ -51,7 +52,12 @@ def test_a_bug_when_the_bank_runs_dry_is_found_by_play_outs_alone(tmp_path: Path
     # ours ends the game when the bank's last coin is paid out; the broken copy plays on
     assert (finding.part, finding.kind) == ("playout", "no_end")
     assert finding.case.startswith("rare-0-bank-nearly-dry-2p")
-    # the case starts from the rare end's position: it passes on ours, fails on the broken one
+    # found from a written position, shrunk by position like any play-out's finding: the
+    # last coin's tax, a step or few from a position with one coin in the bank
+    assert finding.given is not None and finding.given["bank"] == 1
+    assert finding.shrink == "position" and 1 <= len(finding.steps) <= 3
+    assert finding.rule == "PAL-END-02", finding.rule_reason  # the rule that ended ours
+    # the case starts from that position: it passes on ours, fails on the broken one
     assert finding.scenario is not None and "bank: 1" in finding.scenario
     (tmp_path / "case.yaml").write_text(finding.scenario)
     ours = Settings(
@@ -78,13 +84,12 @@ def test_every_game_has_a_rare_end_our_engine_takes_for_every_player_count(game:
     games = GameCache()
     for count in range(rules.min_players, rules.max_players + 1):
         players = ("red", "blue", "green", "yellow", "white")[:count]
-        (start,) = rare_ends(games, game, players, {}, seed=5)
-        assert start.kind == RARE_END and start.state and start.players == players
+        (end,) = rare_ends(games, game, players, {}, seed=5)
+        start = end.start
+        assert end.kind == RARE_END and start.given and start.players == players
         ref = LocalEngine(games=games)
         ref.new_game(game, players, {})
-        for event in start.events:
-            assert ref.apply(event) is None
-        ref.set_state(start.state)  # EngineError if our engine called it unsound
+        ref.set_state(start.given)  # EngineError if our engine called it unsound
         assert not ref.to_act()[1]
 
 
@@ -115,8 +120,8 @@ def test_the_same_seed_plays_the_same_deliberate_play_outs() -> None:
     )
     first, second = Conformance(settings).run(), Conformance(settings).run()
     assert first.cases == second.cases and len(first.cases) > 1
-    assert first.coverage.counts == second.coverage.counts
-    assert first.coverage.starts_played == second.coverage.starts_played > 0
+    assert covered(first).counts == covered(second).counts
+    assert covered(first).starts_played == covered(second).starts_played > 0
 
 
 def test_without_set_state_the_play_outs_start_only_from_the_setup() -> None:
@@ -130,8 +135,8 @@ def test_without_set_state_the_play_outs_start_only_from_the_setup() -> None:
     report = Conformance(settings).run()
     assert report.passed(), [f.message for f in report.findings]
     assert not any(name.startswith("rare-") for _, name in report.cases)
-    assert any("no set_state" in note for note in report.coverage.notes)
-    assert report.coverage.starts_skipped >= 1
+    assert any("no set_state" in note for note in covered(report).notes)
+    assert covered(report).starts_skipped >= 1
 
 
 # --- the done-when: a default run reaches 95% of each catalogue -------------------------------
@@ -178,7 +183,7 @@ def test_a_default_run_against_serve_exercises_95_percent_of_the_catalogue(game:
         min_coverage=95.0,
     )
     report = Conformance(settings).run()
-    summary = report.coverage
+    summary = covered(report)
     assert report.passed(), (summary.percent(), summary.not_exercised())
     assert summary.percent() >= 95.0
     # what is left is listed as unreachable by play, or known to lack a trace point

@@ -93,3 +93,48 @@ def test_a_bad_baseline_is_a_usage_error(pytester: pytest.Pytester, tmp_path: Pa
         *options(f"{SERVE} --game {GAME}", pytester, "--rules-oracle-baseline", str(bad))
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_scenario_folder_that_does_not_exist_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    args = options(f"{SERVE} --game {GAME}", pytester)
+    args[args.index("--rules-oracle-scenarios") + 1] = str(pytester.path / "nowhere")
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--rules-oracle-scenarios */nowhere: no such folder*"])
+
+
+def test_no_games_and_no_scenarios_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    empty = pytester.path / "empty"
+    empty.mkdir()
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "--rules-oracle-engine", f"{SERVE} --game {GAME}",
+        "--rules-oracle-game", GAME, "--rules-oracle-games", "0",
+        "--rules-oracle-scenarios", str(empty),
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*nothing to run: --rules-oracle-games 0 and no palmyra*"])
+
+
+def test_without_a_folder_the_bundled_scenarios_are_collected(pytester: pytest.Pytester) -> None:
+    from oracle.formats.scenario import BUNDLED_SCENARIOS
+
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "--collect-only", "-q",
+        "--rules-oracle-engine", f"{SERVE} --game {GAME}", "--rules-oracle-game", GAME,
+        "--rules-oracle-games", "0",
+    )  # fmt: skip
+    bundled = sorted(p.name for p in (BUNDLED_SCENARIOS / GAME).glob("*.yaml"))
+    collected = sorted(
+        line.split("scenario::", 1)[1] for line in result.outlines if "scenario::" in line
+    )
+    assert bundled and collected == bundled
+
+
+def test_a_run_that_checked_nothing_is_not_a_pass(pytester: pytest.Pytester) -> None:
+    # the one scenario needs set_state; an engine without capabilities skips it
+    engine = adapter(GAME, "--no-capabilities")
+    args = options(engine, pytester)
+    args[args.index("--rules-oracle-games") + 1] = "0"
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stdout.fnmatch_lines(["*rules-oracle: error: the run checked nothing*never a pass*"])

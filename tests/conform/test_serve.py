@@ -44,7 +44,7 @@ def test_a_session_answers_every_op_in_shape() -> None:
     assert len(responses) == len(ops)
     for op, response in zip(ops, responses, strict=True):
         assert shape_problem(op["op"], response) is None, (op, response)
-    assert responses[0]["capabilities"] == ["state", "legal", "set_state", "next"]
+    assert responses[0]["capabilities"] == ["state", "legal", "set_state", "next", "perft"]
     assert responses[2] == {"ok": True, "to_act": "chance", "over": False}
     # a path the engine cannot answer is left out
     assert set(responses[5]["values"]) == {"bank"}

@@ -101,7 +101,8 @@ def test_the_turn_rule_shortcut_accepts_exactly_what_check_actor_accepts(name: s
     """check_turn judges from the turn facts it worked out once for the state: at each
     state of a play-out, every seat's event and a chance outcome get the verdict
     check_actor gives when it asks to_act itself (accepted, or refused by the turn rule
-    with its message)."""
+    with its message, then why the player to act is asked and why the refused one is
+    not)."""
     game = make_game(name, {})
     states = _played(game, 400)
     chance = next(game.legal_events(s)[0] for s in states if game.to_act(s) == CHANCE)
@@ -118,7 +119,9 @@ def test_the_turn_rule_shortcut_accepts_exactly_what_check_actor_accepts(name: s
                 check_actor(fresh, state, event, fresh.turn_rule, fresh.pending(state))
             except RuleViolation as exc:
                 why = fresh.why_to_act(state, actor) if actor != CHANCE else ""
-                expected = (exc.rule_id, f"{exc.message}: {why}" if why else exc.message)
+                said = f"{exc.message}: {why}" if why else exc.message
+                why_not = fresh.why_not(state, event) if getattr(event, "player", None) else ""
+                expected = (exc.rule_id, f"{said}; {why_not}" if why_not else said)
             got: tuple[str, str] | None = None
             try:
                 game.check_turn(state, event)

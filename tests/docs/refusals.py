@@ -45,6 +45,8 @@ def _is_docstring(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
 TRACE_CALLS = frozenset({"noted", "note_work", "_next_trader", "_after_take", "_maybe_end_cards"})
 """Trace points (reference/core/trace.py) and the Pillars steps that pass a rule id on to
 one: the id they name explains a change of the position, it refuses nothing."""
+TRACE_HELPERS = ("_note", "note_")
+"""Functions named so only note rules (trace points): every id in them explains a change."""
 
 
 def _call_name(call: ast.Call) -> str:
@@ -54,45 +56,51 @@ def _call_name(call: ast.Call) -> str:
 
 def _is_traced(node: ast.AST, parents: dict[ast.AST, ast.AST], tree: ast.AST) -> bool:
     """Whether a literal names the rule a change rests on (a trace point's id), not a
-    refusal: an argument of a trace call, or a value put in a name no ``RuleViolation``
-    raises with."""
+    refusal: an argument of a trace call (or a ``rule=`` keyword), a value compared with,
+    or a value put in names (one, or a tuple of them) no ``RuleViolation`` raises with."""
     parent = parents.get(node)
-    while isinstance(parent, ast.IfExp):
+    while isinstance(parent, (ast.IfExp, ast.Tuple, ast.List)):
         parent = parents.get(parent)
     if isinstance(parent, ast.keyword) and parent.arg == "rule":
+        return True
+    if isinstance(parent, ast.Compare):
         return True
     if isinstance(parent, ast.Call):
         return _call_name(parent) in TRACE_CALLS
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
         target = parent.targets[0]
-        if isinstance(target, ast.Name):
-            return not any(
-                isinstance(call, ast.Call)
+        names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
+        if names and all(isinstance(n, ast.Name) for n in names):
+            raised = {
+                call.args[0].id
+                for call in ast.walk(tree)
+                if isinstance(call, ast.Call)
                 and _call_name(call) == "RuleViolation"
                 and call.args
                 and isinstance(call.args[0], ast.Name)
-                and call.args[0].id == target.id
-                for call in ast.walk(tree)
-            )
+            }
+            return not raised & {n.id for n in names if isinstance(n, ast.Name)}
     return False
 
 
 def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, Any]]:
-    """('id', rule id) for each rule-id literal, ('call', callee) for each resolvable call;
-    ``self`` is the rule set ``rules``."""
+    """('id', rule id) for each rule-id literal, ('call', callee) for each resolvable call,
+    in the order they stand in the source; ``self`` is the rule set ``rules``."""
     tree = _body(func)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     module = importlib.import_module(func.__module__)
     names = dict(vars(module))
     if func.__closure__:
         names.update(inspect.getclosurevars(func).nonlocals)
-    for node in ast.walk(tree):
+    placed = [n for n in ast.walk(tree) if hasattr(n, "lineno")]
+    for node in sorted(placed, key=lambda n: (n.lineno, n.col_offset)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             if (
                 RULE_ID.match(node.value)
                 and not _is_docstring(node, parents)
                 and not _is_traced(node, parents, tree)
                 and not func.__name__.endswith("_rule")  # names the rule a change rests on
+                and not func.__name__.startswith(TRACE_HELPERS)
             ):
                 yield "id", node.value
         elif isinstance(node, ast.Name):
@@ -139,3 +147,42 @@ def refusals(game: str) -> dict[str, set[str]]:
         table = next(getattr(engine, n) for n in HANDLER_TABLES if hasattr(engine, n))
     shared = reachable_ids(type(rules).apply, game, rules)
     return {cls.type: shared | reachable_ids(h, game, rules) for cls, h in table.items()}
+
+
+def ordered_ids(start: Callable[..., Any], game: str, rules: Any) -> list[str]:
+    """The rule ids of ``start`` and the game's functions it calls in the order a reader
+    meets them: each function's source from the top, a call read where it stands (its
+    callee's ids before what follows it), each function once. For straight-line checks
+    this is the order they are made in: of two rules an event breaks, the earlier is the
+    one it is refused by (ids in different branches of an ``if`` are never both checked)."""
+    found: list[str] = []
+    seen: set[Any] = set()
+
+    def visit(func: Any) -> None:
+        func = getattr(func, "__func__", func)
+        if func in seen or not isinstance(func, FunctionType) or not _own(func, game):
+            return
+        seen.add(func)
+        for kind, value in _literals_and_calls(func, rules):
+            if kind == "call":
+                visit(value)
+            elif value not in found:
+                found.append(value)
+
+    visit(start)
+    return found
+
+
+def refusal_order(game: str) -> dict[str, list[str]]:
+    """``any event`` -> the shared checks' ids in order; each event's wire name -> its own
+    handler's ids in order (those not shared)."""
+    rules = make_game(game, {})
+    table = getattr(rules, "handlers", None)
+    if table is None:
+        engine = importlib.import_module(f"reference.{game}.engine")
+        table = next(getattr(engine, n) for n in HANDLER_TABLES if hasattr(engine, n))
+    shared = ordered_ids(type(rules).apply, game, rules)
+    order = {"any event": shared}
+    for cls, handler in table.items():
+        order[cls.type] = [i for i in ordered_ids(handler, game, rules) if i not in shared]
+    return order

@@ -2,8 +2,8 @@
 
 Every state path a scenario's ``given`` or ``expect`` uses, and every field of the state,
 must be documented under "State paths"; the "Rule ids by event" table must name exactly the
-rule ids the engine code can raise on each event's way, each one in the catalogue, and every
-(event, rule) pair a scenario expects to be refused.
+rule ids the engine code can raise on each event's way, in the order the code checks them,
+each one in the catalogue, and every (event, rule) pair a scenario expects to be refused.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import pytest
 import yaml
-from refusals import refusals
+from refusals import refusal_order, refusals
 
 from oracle.rulebook import core_catalogue
 from reference.registry import game_names, make_game
@@ -154,6 +154,15 @@ def test_refusal_table_matches_the_code(game: str) -> None:
         if ids != table.get(event)
     }
     assert not differ, f"docs/games/{game}.md 'Rule ids by event' differs from the code: {differ}"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_refusal_table_lists_the_ids_in_the_order_the_code_checks_them(game: str) -> None:
+    """Which rule an event breaking two gets: the first in the row (the first row, for every
+    event, before the event's own), as the code makes its checks."""
+    rows = {row[0]: TICKED.findall(row[1]) for row in _section(game, "Rule ids by event")}
+    documented = {(k if k == "any event" else TICKED.findall(k)[0]): v for k, v in rows.items()}
+    assert documented == refusal_order(game)
 
 
 @pytest.mark.parametrize("game", game_names())

@@ -137,7 +137,7 @@ def test_renderers_are_total_on_deep_and_huge_values() -> None:
 @pytest.mark.parametrize("fmt", ["text", "json", "junit"])
 def test_any_player_name_renders_in_every_format(tmp_path: Path, name: str, fmt: str) -> None:
     move = next(json.loads(line) for line in played("milestones") if '"player"' in line)
-    move["player"] = name  # out of turn: an illegal verdict names the player
+    move["player"] = name  # no player of the game: a malformed verdict names the player
     lines = [header_line("milestones", ("red", "blue"), {}), json.dumps(move)]
     result = runner.invoke(app, ["validate", "--format", fmt, str(write_log(tmp_path, lines))])
     assert result.exit_code == 1
@@ -145,7 +145,7 @@ def test_any_player_name_renders_in_every_format(tmp_path: Path, name: str, fmt:
     out.encode("utf-8")
     if fmt == "json":
         (verdict,) = json.loads(out)["results"]
-        assert (verdict["status"], verdict["line"]) == ("illegal", 2)
+        assert (verdict["status"], verdict["line"]) == ("malformed", 2)
         assert verdict["player"] == name.replace("\ud800", "\ufffd")
     elif fmt == "junit":
         assert len(ET.fromstring(out).findall("testcase")) == 1

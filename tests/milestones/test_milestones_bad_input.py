@@ -1,4 +1,5 @@
-"""Bad input never crashes the engine: every well-typed event is applied or refused by a rule."""
+"""Bad input never crashes the engine: every well-typed event is applied or refused by a rule,
+but for one naming a player who is not in the game: that is malformed, before any rule."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import attrs
 import pytest
 
-from reference.core.errors import RuleViolation
+from reference.core.errors import MalformedEvent, RuleViolation
 from reference.core.game import CHANCE, step
 from reference.milestones import make
 from reference.milestones.events import EVENT_TYPES
@@ -79,3 +80,6 @@ def test_milestones_garbage_fields_are_rule_violations(cls: type) -> None:
                 step(GAME, state, cls(**fields))
             except RuleViolation as exc:
                 assert exc.rule_id in ids
+                assert fields.get("player", "p0") in state.players
+            except MalformedEvent as exc:
+                assert exc.field == "player" and fields["player"] not in state.players

@@ -108,6 +108,11 @@ def write_log(tmp_path: Path, claims: dict[int, dict[str, object]]) -> Path:
     return path
 
 
+def _event_of(cause: str) -> str:
+    """The event index a cause names (``... at event 23: tax 2`` -> ``23``)."""
+    return cause.split(" at event ")[1].split(":")[0]
+
+
 def test_the_untampered_prefix_is_incomplete_not_divergent(tmp_path: Path) -> None:
     verdict = validate_log(write_log(tmp_path, {54: {"players.red.gold": 11}}), GameCache())
     assert verdict.kind == "incomplete"
@@ -121,9 +126,12 @@ def test_a_divergence_names_the_events_and_rules_that_changed_the_value(tmp_path
     by_path = {d.path: d for d in verdict.divergences}
     gold = by_path["players.red.gold"]
     assert gold.reference == 11
-    assert [c.split(" at event ")[1] for c in gold.causes] == ["23", "44", "53"]
+    assert [_event_of(c) for c in gold.causes] == ["23", "44", "53"]
     assert [c.split(" ")[0] for c in gold.causes] == ["-2", "-3", "+10"]
     assert [c.split(" ")[1] for c in gold.causes] == ["PIL-TAX-01", "PIL-BUILD-02", "PIL-CARDS-07"]
+    # what the rules gave, in their trace points' words: the die's 2, the marker's 3
+    assert gold.causes[0].endswith("at event 23: tax 2")
+    assert gold.causes[1].endswith("at event 44: cost 3: the cost marker")
     vp = by_path["players.blue.vp"]
     assert vp.reference == 4
     assert vp.causes == ("+2 PIL-PRIORY-01 (Priory) at event 22",)
@@ -139,7 +147,7 @@ def test_an_earlier_divergence_lists_the_earlier_changes(tmp_path: Path) -> None
         "PIL-BUILD-02",
         "PIL-CARDS-07",
     ]
-    assert [c.split(" at event ")[1] for c in gold.causes] == ["14", "20", "22"]
+    assert [_event_of(c) for c in gold.causes] == ["14", "20", "22"]
 
 
 def test_a_turn_verdict_says_why_the_player_to_act_is_asked() -> None:
@@ -156,7 +164,11 @@ def test_a_turn_verdict_says_why_the_player_to_act_is_asked() -> None:
     except RuleViolation as exc:
         assert exc.rule_id == "PIL-TURN-01"
         assert exc.message.startswith("blue is to act, not red: blue discards a craftsman")
-        assert exc.message.endswith("(PIL-EVENT-03)")
+        # ... and why red is not asked (issue 23 item 3): the Bishop's seat protects red.
+        assert exc.message.endswith(
+            "; red is on the Bishop's seat, protected from the event (PIL-BISHOP-01), so is "
+            "not asked to discard a craftsman (PIL-EVENT-03)"
+        )
     else:
         raise AssertionError("red's discard was accepted")
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,7 +102,8 @@ def test_the_saulen_profile_loads_plays_and_validates(seed: int, tmp_path: Path)
     header = json.loads(log.read_text().splitlines()[0])
     assert header["options"]["archbishop_timing"] == "cathedral"
     assert header["options"]["market_builders"] == "last"
-    assert header["options"]["profile"] == {"board.gold_cap": 30}
+    unlimited = dict.fromkeys(("sand", "wood", "stone", "metal"))
+    assert header["options"]["profile"] == {"board.gold_cap": 30, "setup.cubes": unlimited}
     assert validate_log(log, GameCache()).kind == "valid"
 
 
@@ -118,3 +122,41 @@ def test_placeholder_note_once_per_run_in_text_always_in_json(tmp_path: Path) ->
     verdicts = json.loads(data.output)["results"]
     assert len(verdicts) == 3
     assert all("board.capacity_market" in v["placeholders"] for v in verdicts)
+
+
+def saulen_commands() -> list[str]:
+    """The commands of the SAULEN profile's own example (its opening comment), each
+    joined across its continuation lines."""
+    commands: list[str] = []
+    going = False
+    for line in SAULEN_PROFILE.read_text().splitlines():
+        text = line.removeprefix("#").strip()
+        if going:
+            commands[-1] += " " + text.removesuffix("\\").strip()
+        elif text.startswith("rules-oracle "):
+            commands.append(text.removesuffix("\\").strip())
+        going = text.endswith("\\")
+    return commands
+
+
+def test_the_saulen_profile_example_runs_as_written(tmp_path: Path) -> None:
+    """Its play command writes a log; its validate command, run on a folder of them,
+    finds it valid (the header carries SAULEN's options, as the example says)."""
+    play, check = saulen_commands()
+    assert play.startswith("rules-oracle play ") and check.startswith("rules-oracle validate ")
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    logs = tmp_path / "saulen-logs"
+    logs.mkdir()
+
+    def run(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-c", command], cwd=REPO, env=env, capture_output=True, text=True, check=False
+        )
+
+    made = run(play)
+    assert made.returncode == 0, made.stderr
+    (logs / "game.jsonl").write_text(made.stdout)
+    checked = run(check.replace("saulen-logs/", f"{logs}/"))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "1 logs: 1 valid" in checked.stdout

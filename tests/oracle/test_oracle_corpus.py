@@ -165,6 +165,7 @@ def test_dask_local_cluster_report_is_byte_identical(
     assert (result.exit_code, result.stdout) == one
 
 
+@pytest.mark.slow
 def test_200_logs_give_one_report_on_one_core_two_workers_and_dask(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

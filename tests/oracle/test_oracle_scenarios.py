@@ -44,7 +44,7 @@ def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
             "players.red.position: 2",
             "players.red.position: 3",
             "fail",
-            "players.red.position: expected 3, reference has 2",
+            "players.red.position: expected 3, ours 2",
             None,
         ),
         ("advance.yaml", "to_act: chance", "to_act: blue", "fail", "to_act: expected blue", None),
@@ -88,7 +88,7 @@ def variant(tmp_path: Path, name: str, old: str, new: str) -> Path:
             "count: 2",
             "count: 3",
             "fail",
-            "legal.count: expected 3, reference lists 2",
+            "legal.count: expected 3, ours lists 2",
             None,
         ),
         ("legal.yaml", "steps: 3}", "steps: 4}", "fail", "breaks a rule here", None),
@@ -170,5 +170,5 @@ def test_legal_check_catches_a_generator_that_disagrees_with_apply(
     monkeypatch.setattr(toygame.ToyGame, "legal_events", only_advance)
     result = run_scenario(HERE / "legal.yaml", GameCache())
     assert result.status == "fail"
-    assert 'legal.count: expected 2, reference lists 1: {"type": "advance"' in result.reason
+    assert 'legal.count: expected 2, ours lists 1: {"type": "advance"' in result.reason
     assert '{"type": "bank", "player": "red"} is not listed here' in result.reason

@@ -22,6 +22,7 @@ OPS = (
     "result",
     "set_state",
     "next",
+    "perft",
     "bye",
 )
 

@@ -115,6 +115,17 @@ def test_a_whole_session_through_every_op(game: str, route: str) -> None:
     assert s.position(paths) == before
     s.failure({"op": "result"})  # not over yet
 
+    # perft counts from here and leaves the position as it was; its divide adds up
+    legal = before[1]
+    assert s.ok({"op": "perft", "depth": 1})["count"] == len(legal)
+    two = s.ok({"op": "perft", "depth": 2, "divide": True})
+    assert [row["event"] for row in two["divide"]] == legal
+    assert two["count"] == sum(row["count"] for row in two["divide"])
+    assert s.ok({"op": "perft", "depth": 0})["count"] == 1
+    negative = s.session.ask({"op": "perft", "depth": -1})  # not a request the schema allows
+    assert negative["ok"] is False and problems("perft-response", negative) == []
+    assert s.position(paths) == before
+
     for unknown in ({"op": "no_such_op"}, {"protocol": 1}):  # not requests: no schema applies
         answer = s.session.ask(unknown)
         assert answer["ok"] is False and problems("response", answer) == []
@@ -133,6 +144,11 @@ def test_a_whole_session_through_every_op(game: str, route: str) -> None:
     result = s.ok({"op": "result"})
     assert set(result["scores"]) == set(PLAYERS) and set(result["winners"]) <= set(PLAYERS)
     s.failure({"op": "next"})
+    assert s.ok({"op": "perft", "depth": 2, "divide": True}) == {
+        "ok": True,
+        "count": 0,
+        "divide": [],
+    }
     after_end = s.ask({"op": "apply", "event": first})
     assert after_end["ok"] is False and after_end["rule"] == "CORE-END-01"
     s.ok({"op": "bye"})

@@ -110,6 +110,20 @@ VALID: list[tuple[str, Any]] = [
     ("next-response", {"ok": False, "error": "the game is over: no next event"}),
     ("bye-request", {"op": "bye"}),
     ("bye-response", {"ok": True}),
+    ("perft-request", {"op": "perft", "depth": 3}),
+    ("perft-request", {"op": "perft", "depth": 0, "divide": True}),
+    ("perft-response", {"ok": True, "count": 78624}),
+    ("perft-response", {"ok": True, "count": 0}),  # the game is over
+    (
+        "perft-response",
+        {
+            "ok": True,
+            "count": 2,
+            "divide": [{"event": DRAW, "count": 1}, {"event": BUY, "count": 1}],
+        },
+    ),
+    ("perft-response", {"ok": True, "count": 0, "divide": []}),
+    ("perft-response", {"ok": False, "error": "'depth' must be a whole number, 0 or more"}),
     # extensions: extra fields anywhere are allowed
     ("to_act-request", {"op": "to_act", "trace": True}),
     ("to_act-response", {"ok": True, "to_act": "red", "over": False, "turn": 3}),
@@ -246,6 +260,24 @@ INVALID: list[tuple[str, Any, str]] = [
     ("next-response", {"ok": True}, "no event"),
     ("next-response", {"ok": True, "event": dict(DRAW, state={})}, "no state claims in an event"),
     ("bye-response", {"ok": False}, "a failure needs 'error'"),
+    ("perft-request", {"op": "perft"}, "no depth"),
+    ("perft-request", {"op": "perft", "depth": -1}, "a negative depth"),
+    ("perft-request", {"op": "perft", "depth": 2.5}, "a depth counts whole events"),
+    ("perft-request", {"op": "perft", "depth": 2, "divide": "yes"}, "divide is a boolean"),
+    ("perft-response", {"ok": True}, "no count"),
+    ("perft-response", {"ok": True, "count": -1}, "a negative count"),
+    ("perft-response", {"ok": True, "count": "12"}, "the count is a number"),
+    (
+        "perft-response",
+        {"ok": True, "count": 1, "divide": [{"event": DRAW}]},
+        "a divide row needs its count",
+    ),
+    (
+        "perft-response",
+        {"ok": True, "count": 1, "divide": [{"event": {"player": "red"}, "count": 1}]},
+        "a divide row's event needs a type",
+    ),
+    ("request", {"op": "perft", "divide": True}, "perft without depth"),
     ("request", {"op": "fly"}, "no such op"),
     ("request", {"protocol": 1}, "no op"),
     ("request", {"op": "new_game", "game": "pillars"}, "new_game without players"),
@@ -293,6 +325,7 @@ def test_any_request_dispatches_on_op(op: str) -> None:
         "apply": ("event", BUY),
         "state": ("paths", []),
         "set_state": ("values", {}),
+        "perft": ("depth", 2),
     }
     if op in required:
         key, value = required[op]

@@ -12,17 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from replay_html_fixture import CHROMIUM_ARGS
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long test (it still runs in CI)")
 
 
 @pytest.fixture(scope="session")
@@ -54,11 +48,21 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh tab; a script error on it fails the test."""
+    """A fresh tab. A script error on it, a console message, or a request for anything but
+    the page files the test opened (a page is self-contained) fails the test."""
     tab = browser.new_page()
     errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("pageerror", lambda exc: errors.append(f"script error: {exc}"))
+    tab.on("console", lambda message: errors.append(f"console {message.type}: {message.text}"))
+    tab.on(
+        "request",
+        lambda request: (
+            None
+            if request.url.startswith("file://") and request.url.split("#")[0].endswith(".html")
+            else errors.append(f"request: {request.url}")
+        ),
+    )
     yield tab
     tab.close()
     if errors:
-        raise AssertionError(f"script errors on the page: {errors}")
+        raise AssertionError(f"on the page: {errors}")

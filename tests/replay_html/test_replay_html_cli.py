@@ -48,9 +48,15 @@ def test_replay_of_a_valid_log_writes_one_self_contained_page(tmp_path: Path) ->
     data = _replay_data(page)
     frames = data["frames"]
     assert isinstance(frames, list)
-    # The setup plus one frame per event: 216 event lines between header and result.
-    assert len(frames) == 1 + 216
-    assert frames[0]["t"] == "setup" and frames[-1]["t"] == "event 215"
+    # The setup, one frame per event (216 event lines between header and result), and the
+    # result, with the log's result line.
+    assert len(frames) == 1 + 216 + 1
+    assert frames[0]["t"] == "setup" and frames[-2]["t"] == "event 215"
+    assert frames[-1]["t"] == "result" and frames[-1]["l"] == 218
+    assert frames[-1]["e"] == {"result": {"scores": {"red": 13, "blue": 26}, "winners": ["blue"]}}
+    verdict = data["verdict"]
+    assert isinstance(verdict, dict)
+    assert verdict["result"] == {"scores": {"red": 13, "blue": 26}, "winners": ["blue"]}
     assert "state" not in json.dumps(frames[10]["e"])  # claims are not embedded twice
 
 
@@ -84,16 +90,18 @@ def test_validate_html_writes_a_page_per_failing_log_only(tmp_path: Path) -> Non
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.exit_code == 1
     assert sorted(p.name for p in pages.iterdir()) == [
-        "divergent.html",
-        "illegal.html",
-        "malformed.html",
+        "pillars-divergent.html",
+        "pillars-illegal.html",
+        "pillars-illegal_late.html",
+        "pillars-illegal_placeholder.html",
+        "pillars-malformed.html",
     ]  # incomplete fails only with --strict; the valid log gets no page
-    assert len(logs) == 4
+    assert len(logs) == 6
     strict = runner.invoke(
         app, ["validate", str(tmp_path / "logs"), "--strict", "--html", str(pages)]
     )
     assert strict.exit_code == 1
-    assert (pages / "incomplete.html").is_file()
+    assert (pages / "pillars-incomplete.html").is_file()
 
 
 def test_replay_of_a_scenario_shows_its_steps(tmp_path: Path) -> None:

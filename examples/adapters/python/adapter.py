@@ -15,15 +15,21 @@ Planted bugs (each from the ``--from-event``-th event of a game on, default 0):
   --refuse TYPE       refuse legal events of this type
   --drop-legal        list one legal event fewer
   --other-rule        refuse illegal events naming another rule id
-  --crash             exit at once when an event arrives
+  --crash             exit at once when an event arrives (a line on stderr first)
   --hang              stop answering when an event arrives
   --hang-on TYPE      stop answering when an event of this type arrives
   --garbage           answer an event with a line that is not JSON
   --never-end         never say the game is over
+  --wrong-actor       name the next seat as the player to act (chance stays chance)
+  --extra-legal       list one event more: a legal one made by a player not asked
   --wrong-result      give the first player one point more in ``result``
   --bad-next          answer ``next`` with an event that is no event of the game
   --flags-as-numbers  answer ``state`` with 1 and 0 for true and false (equal in Python,
                       not in JSON)
+  --data KEY=VALUE    play every game with this data value (JSON) instead of the rulebook's:
+                      a rule bug in a copy of our engine, shown wherever the rules use it
+                      (``--data emperor.tax_bonus=2`` shows only in Palmyra's advanced game;
+                      not tied to ``--from-event``)
 
 Not a bug: ``--compact`` writes JSON without spaces (rules-oracle's own ``serve`` writes
 ``json.dumps``'s spaces; any spacing is the same answer).
@@ -56,11 +62,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--hang-on", metavar="TYPE")
     p.add_argument("--garbage", action="store_true")
     p.add_argument("--never-end", action="store_true")
+    p.add_argument("--wrong-actor", action="store_true")
+    p.add_argument("--extra-legal", action="store_true")
     p.add_argument("--wrong-result", action="store_true")
     p.add_argument("--bad-next", action="store_true")
     p.add_argument("--flags-as-numbers", action="store_true")
+    p.add_argument("--data", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--compact", action="store_true", help="JSON without spaces (not a bug)")
     p.add_argument("--no-capabilities", action="store_true", help="announce no capability")
+    p.add_argument(
+        "--without", action="append", default=[], metavar="CAP", help="announce all but CAP"
+    )
     return p.parse_args(argv)
 
 
@@ -71,6 +83,7 @@ class Adapter:
         self.args = args
         self.engine = LocalEngine(args.seed)
         self.events = 0  # events applied in the current game
+        self.players: list[str] = []  # the current game's players, in seat order
 
     def buggy(self) -> bool:
         return self.events >= self.args.from_event
@@ -78,7 +91,10 @@ class Adapter:
     def handle(self, request: dict[str, Any]) -> dict[str, Any] | str:
         op = request.get("op")
         if op == "hello":
-            caps = [] if self.args.no_capabilities else list(CAPABILITIES)
+            # Every capability but perft (conform walks this engine with legal, apply and
+            # set_state to compare its counts with ours), less any --without names.
+            caps = [] if self.args.no_capabilities else [c for c in CAPABILITIES if c != "perft"]
+            caps = [c for c in caps if c not in self.args.without]
             return {
                 "ok": True,
                 "name": "python-example",
@@ -86,10 +102,12 @@ class Adapter:
                 "capabilities": caps,
             }
         if op == "new_game":
-            self.engine.new_game(
-                request["game"], tuple(request["players"]), request.get("options", {})
-            )
+            options = dict(request.get("options", {}))
+            if self.args.data:
+                options["profile"] = {**options.get("profile", {}), **_data(self.args.data)}
+            self.engine.new_game(request["game"], tuple(request["players"]), options)
             self.events = 0
+            self.players = list(request["players"])
             return {"ok": True}
         if op == "apply":
             return self.apply(request["event"])
@@ -97,6 +115,8 @@ class Adapter:
             actor, over = self.engine.to_act()
             if over and self.args.never_end and self.buggy():
                 return {"ok": True, "to_act": "chance", "over": False}
+            if not over and self.args.wrong_actor and self.buggy() and actor in self.players:
+                actor = self.other_player(actor)
             return {"ok": True, "to_act": actor, "over": over}
         if op == "state":
             values = self.engine.state(request["paths"])
@@ -110,6 +130,12 @@ class Adapter:
             events = self.engine.legal()
             if self.args.drop_legal and self.buggy() and events:
                 events = events[:-1]
+            if self.args.extra_legal and self.buggy():
+                mine = [e for e in events if e.get("player") in self.players]
+                if mine and len(self.players) > 1:
+                    other = {**mine[0], "player": self.other_player(mine[0]["player"])}
+                    if other not in events:
+                        events = [*events, other]
             return {"ok": True, "events": events}
         if op == "result":
             scores, winners = self.engine.result()
@@ -130,10 +156,15 @@ class Adapter:
             return {"ok": True}
         return {"ok": False, "error": f"unknown op {op!r}"}
 
+    def other_player(self, name: str) -> str:
+        """The next seat after ``name``."""
+        return self.players[(self.players.index(name) + 1) % len(self.players)]
+
     def apply(self, event: dict[str, Any]) -> dict[str, Any] | str:
         args = self.args
         if self.buggy():
             if args.crash:
+                print(f"adapter: planted crash at event {self.events}", file=sys.stderr)
                 sys.exit(70)
             if args.hang or args.hang_on and event.get("type") == args.hang_on:
                 time.sleep(3600)
@@ -149,6 +180,11 @@ class Adapter:
             return {"ok": True}
         rule = "OTHER-RULE-01" if args.other_rule else refused.rule
         return {"ok": False, "illegal": True, "rule": rule, "message": refused.message}
+
+
+def _data(pairs: list[str]) -> dict[str, Any]:
+    """``--data KEY=VALUE`` flags as a profile: each value is JSON."""
+    return {key: json.loads(value) for key, _, value in (p.partition("=") for p in pairs)}
 
 
 def _wrong(value: Any) -> Any:
