@@ -91,12 +91,20 @@ def play_log(
     from oracle.play import PLAYER_NAMES, play_lines
     from reference.core.game import player_names_ok
 
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise BadOptions(f"players is a number of players, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadOptions(f"seed is a whole number, not {seed!r}")
     opts = dict(options or {})
-    names = PLAYER_NAMES[:players]
     rules = make_game(game, opts)
-    problem = player_names_ok(names, rules.min_players, rules.max_players)
-    if problem or players > len(PLAYER_NAMES):
-        raise BadOptions(problem or f"at most {len(PLAYER_NAMES)} players")
+    # The count is checked before any name is taken: PLAYER_NAMES[:-1] would be 4 names.
+    low, high = rules.min_players, min(rules.max_players, len(PLAYER_NAMES))
+    if not low <= players <= high:
+        raise BadOptions(f"{players} players; {rules.name} takes {low} to {high}")
+    names = PLAYER_NAMES[:players]
+    problem = player_names_ok(names, low, high)
+    if problem:
+        raise BadOptions(problem)
     return list(play_lines(rules, names, seed, opts, full=full))
 
 
