@@ -8,7 +8,7 @@ checks of your own logs and scenarios against the reference engines.
     while not position.is_over:
         position = position.apply(position.legal()[0])
     verdict = rules_oracle.validate_log("game.jsonl")
-    assert verdict.kind == "valid", verdict.message
+    assert verdict.kind == "valid", rules_oracle.describe(verdict)
 
 Everything importable from ``rules_oracle`` is public and stable; the ``oracle`` and
 ``reference`` packages are private and change without notice. See docs/api.md.
