@@ -91,7 +91,8 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
         head += f" ({v.game}, {v.events} events)"
     if v.kind == "illegal":
         who = " ".join(x for x in (v.player, v.action) if x)
-        head += f": {who}: {v.rule_id} ({v.rule_title or 'no title'}): {v.message}"
+        rule = v.rule_id or "no rule id"
+        head += f": {who}: {rule} ({v.rule_title or 'no title'}): {v.message}"
     elif v.message:
         head += f": {v.message}"
     lines = [text_safe(head)]
