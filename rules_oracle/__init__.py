@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
     from rules_oracle._tools import (
         ReplayPages,
+        check_options,
         check_profile,
         citing_scenarios,
         coverage,
@@ -108,6 +109,7 @@ _HOMES = {
     **dict.fromkeys(
         (
             "ReplayPages",
+            "check_options",
             "check_profile",
             "citing_scenarios",
             "coverage",
@@ -179,6 +181,7 @@ __all__ = [
     "ValidateReport",
     "Verdict",
     "__version__",
+    "check_options",
     "check_profile",
     "citing_scenarios",
     "coverage",

@@ -10,7 +10,7 @@ from typing import Any
 
 from oracle.formats.log import FORMAT_NAME, FORMAT_VERSION, Malformed
 from oracle.formats.scenario import BUNDLED_SCENARIOS
-from oracle.games import GameCache
+from oracle.games import GameCache, options_problem
 from oracle.position import merged_options
 from oracle.replay import Verdict, validate_records
 from oracle.replay import validate_log as _validate_log
@@ -104,7 +104,11 @@ def run_scenarios(
 def _games(
     profile: Mapping[str, Any] | None, options: Mapping[str, Any] | None = None
 ) -> GameCache:
-    """Rule sets for files of any game: the profile applies to the games it is about."""
+    """Rule sets for files of any game: the profile applies to the games it is about, each
+    option to the games that have it (an option none has is refused)."""
+    problem = options_problem(options or {}, game_names())
+    if problem:
+        raise BadOptions(f"options: {problem}")
     games = GameCache(profile, options)
     if not games.profile_fits_some_game(game_names()):
         keys = ", ".join(sorted(profile or {}))

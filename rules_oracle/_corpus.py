@@ -37,8 +37,17 @@ def validate_files(
     verdicts are the same, in the same order, however the work is spread.
 
     Raises ``BadCorpus`` (now, or while the verdicts are read) for a name that does not
-    exist, an unreadable list, or when no log is found at all.
+    exist, an unreadable list, or when no log is found at all; ``BadOptions`` (now) for an
+    option no game has or a value it refuses (each option applies to the games that have it).
     """
+    if options:
+        from oracle.games import options_problem
+        from reference.core.errors import BadOptions
+        from reference.registry import game_names
+
+        problem = options_problem(options, game_names())
+        if problem:
+            raise BadOptions(f"options: {problem}")
     settings = corpus.Settings(dict(profile or {}), dict(options or {}), at)
     listed = None if from_list is None else os.fspath(from_list)
     found = corpus.log_paths([os.fspath(p) for p in paths], listed)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ReplayPages",
+    "check_options",
     "check_profile",
     "citing_scenarios",
     "coverage",
@@ -50,6 +51,17 @@ def load_profile(path: str | os.PathLike[str]) -> dict[str, Any]:
     from reference.core.datafile import load_profile_file
 
     return load_profile_file(Path(path))
+
+
+def check_options(options: Mapping[str, Any], game: str | None = None) -> None:
+    """Raise ``BadOptions`` unless every option is one ``game`` has (with no game named:
+    one some game has) with a value it takes. Options given for files of several games
+    apply each to the games that have it (as ``validate_files`` applies them)."""
+    from oracle.games import options_problem
+
+    problem = options_problem(options, [game] if game else list(game_names()))
+    if problem:
+        raise BadOptions(problem)
 
 
 def check_profile(profile: Mapping[str, Any], game: str | None = None) -> None:

@@ -144,6 +144,22 @@ def play(
             _usage(f"cannot write {output}: {exc.strerror or exc}")
 
 
+def _game_options(text: str | None) -> dict[str, Any]:
+    """``--options`` for files of any game, checked before any file is read: each option
+    applies to the games that have it; one no game has, or a value refused, is a usage
+    error (never a good log's verdict)."""
+    opts = _json_object("--options", text)
+    if not opts:
+        return opts
+    from rules_oracle import BadOptions, check_options
+
+    try:
+        check_options(opts)
+    except BadOptions as exc:
+        _usage(f"--options: {exc.message}")
+    return opts
+
+
 def _output_file(path: Path, flag: str) -> None:
     """A file a command will write, checked before any work (a long replay is never lost
     to a path that cannot be written): not a folder, in a folder that exists, writable."""
@@ -214,7 +230,7 @@ def validate(
     names = [str(p) for p in logs or []]
     listed = None if from_list is None else str(from_list)
     _check_inputs(names, listed, jobs, dask)
-    extra, opts = _profile(profile), _json_object("--options", options)
+    extra, opts = _profile(profile), _game_options(options)
     pages = _ReplayPages(html, extra, opts) if html else None
     report = ValidateReport(fmt.value, at=at, strict=strict, quiet=quiet)
     try:
