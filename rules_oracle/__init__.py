@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         UsageError,
     )
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
+    from rules_oracle._schemas import schema_registry, validator
     from rules_oracle._tools import (
         ReplayPages,
         check_options,
@@ -106,6 +107,7 @@ _HOMES = {
     **dict.fromkeys(
         ("ValidateReport", "describe", "progress", "scenarios_report"), "rules_oracle._reports"
     ),
+    **dict.fromkeys(("schema_registry", "validator"), "rules_oracle._schemas"),
     **dict.fromkeys(
         (
             "ReplayPages",
@@ -197,9 +199,11 @@ __all__ = [
     "run_scenarios",
     "scenarios_report",
     "schema",
+    "schema_registry",
     "serve",
     "similar_rule_ids",
     "validate_events",
     "validate_log",
     "validate_files",
+    "validator",
 ]

@@ -17,6 +17,7 @@ from oracle.replay import validate_log as _validate_log
 from oracle.scenarios import ScenarioResult, run_all
 from reference.core.errors import BadOptions
 from reference.registry import game_names
+from rules_oracle import _args
 
 SCENARIOS_DIR: Path = BUNDLED_SCENARIOS
 """The scenario suite that comes with rules-oracle."""
@@ -45,7 +46,7 @@ def validate_log(
     ``options`` override the header's options; ``profile`` replaces data values; ``at``
     asks for the reference position after that many events (``Verdict.state_at``).
     """
-    return _validate_log(Path(path), _games(profile, options), at)
+    return _validate_log(_args.path("path", path), _games(profile, options), at)
 
 
 def validate_events(
@@ -62,6 +63,10 @@ def validate_events(
 
     The verdict's ``line`` counts as in a log file: the header is line 1, event 0 line 2.
     """
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise BadOptions(f"players is a list of names, not {type(players).__name__}")
+    if isinstance(events, str | bytes | Mapping) or not isinstance(events, Iterable):
+        raise BadOptions(f"events is a list of event mappings, not {type(events).__name__}")
     header = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -84,7 +89,7 @@ def _records(
 
 
 def run_scenarios(
-    paths: Iterable[str | os.PathLike[str]] | None = None,
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
     *,
     game: str | None = None,
     profile: Mapping[str, Any] | None = None,
@@ -97,7 +102,8 @@ def run_scenarios(
     """
     from oracle.corpus import every_core
 
-    targets = [Path(p) for p in paths] if paths is not None else [SCENARIOS_DIR]
+    given = _args.paths("paths", paths) if paths is not None else [SCENARIOS_DIR]
+    targets = [Path(p) for p in given]
     return run_all(targets, _games(profile), game, jobs=every_core(jobs))
 
 
@@ -106,7 +112,9 @@ def _games(
 ) -> GameCache:
     """Rule sets for files of any game: the profile applies to the games it is about, each
     option to the games that have it (an option none has is refused)."""
-    problem = options_problem(options or {}, game_names())
+    options = _args.mapping("options", options)
+    profile = _args.mapping("profile", profile)
+    problem = options_problem(options, game_names())
     if problem:
         raise BadOptions(f"options: {problem}")
     games = GameCache(profile, options)

@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from reference.core.errors import BadOptions
 from reference.registry import game_names, make_game
+from rules_oracle import _args
 
 if TYPE_CHECKING:
     from oracle.games import GameCache
@@ -40,7 +41,7 @@ def read_json(text: str) -> Any:
     from oracle.formats.log import NotJSON, strict_json
 
     try:
-        return strict_json(text)
+        return strict_json(_args.text("text", text))
     except NotJSON as exc:
         raise BadOptions(exc.reason) from exc
 
@@ -50,7 +51,7 @@ def load_profile(path: str | os.PathLike[str]) -> dict[str, Any]:
     naming the file when it is unreadable or not such a mapping (see ``check_profile``)."""
     from reference.core.datafile import load_profile_file
 
-    return load_profile_file(Path(path))
+    return load_profile_file(_args.path("path", path))
 
 
 def check_options(options: Mapping[str, Any], game: str | None = None) -> None:
@@ -59,7 +60,8 @@ def check_options(options: Mapping[str, Any], game: str | None = None) -> None:
     apply each to the games that have it (as ``validate_files`` applies them)."""
     from oracle.games import options_problem
 
-    problem = options_problem(options, [game] if game else list(game_names()))
+    given = _args.mapping("options", options)
+    problem = options_problem(given, [game] if game else list(game_names()))
     if problem:
         raise BadOptions(problem)
 
@@ -69,6 +71,7 @@ def check_profile(profile: Mapping[str, Any], game: str | None = None) -> None:
     one game) and that game can be set up with it."""
     from oracle.play import PLAYER_NAMES
 
+    profile = _args.mapping("profile", profile)
     names = [game] if game else list(game_names())
     knowing = [n for n in names if set(profile) <= set(make_game(n, {}).data.entries)]
     if not knowing:
@@ -107,7 +110,7 @@ def play_log(
         raise BadOptions(f"players is a number of players, not {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadOptions(f"seed is a whole number, not {seed!r}")
-    opts = dict(options or {})
+    opts = _args.mapping("options", options)
     rules = make_game(game, opts)
     # The count is checked before any name is taken: PLAYER_NAMES[:-1] would be 4 names.
     low, high = rules.min_players, min(rules.max_players, len(PLAYER_NAMES))
@@ -133,19 +136,21 @@ class ReplayPages:
     ) -> None:
         from oracle.games import GameCache
 
-        self._games: GameCache = GameCache(profile, options)
+        self._games: GameCache = GameCache(
+            _args.mapping("profile", profile), _args.mapping("options", options)
+        )
 
     def log_page(self, path: str | os.PathLike[str]) -> tuple[str, Verdict]:
         """The page of a log file, and the log's verdict."""
         from oracle.html import log_page
 
-        return log_page(Path(path), self._games)
+        return log_page(_args.path("path", path), self._games)
 
     def scenario_page(self, path: str | os.PathLike[str]) -> tuple[str, ScenarioResult]:
         """The page of a scenario file, and the scenario's result."""
         from oracle.html import scenario_page
 
-        return scenario_page(Path(path), self._games)
+        return scenario_page(_args.path("path", path), self._games)
 
 
 def _catalogues(game: str | None = None) -> list[tuple[Catalogue, Game | None]]:
@@ -164,6 +169,7 @@ def _catalogues(game: str | None = None) -> list[tuple[Catalogue, Game | None]]:
 def explain_rule(rule_id: str) -> tuple[Rule, str] | None:
     """The rule with this id in any catalogue (any case), with what it says: statement,
     status, sources, data in force, dispute and resolution. None when there is none."""
+    _args.text("rule_id", rule_id)
     for catalogue, rules in _catalogues():
         rule = catalogue.get(rule_id) or catalogue.get(rule_id.upper())
         if rule is not None:
@@ -175,6 +181,7 @@ def similar_rule_ids(word: str) -> list[str]:
     """Up to three rule ids of any catalogue close to ``word`` (a likely misspelling)."""
     import difflib
 
+    _args.text("word", word)
     known = [rule_id for catalogue, _ in _catalogues() for rule_id in catalogue.ids()]
     return difflib.get_close_matches(word.upper(), known, n=3, cutoff=0.6)
 
@@ -185,6 +192,7 @@ def explain_name(word: str) -> str | None:
     from oracle.rulebook import alias_text, game_aliases, rules_naming
     from reference.core.aliases import aliases_of, named
 
+    _args.text("word", word)
     out: list[str] = []
     for catalogue, rules in _catalogues():
         if rules is None:
@@ -232,13 +240,15 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
     return "\n".join(out)
 
 
-def citing_scenarios(paths: Iterable[str | os.PathLike[str]]) -> dict[str, list[str]]:
+def citing_scenarios(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+) -> dict[str, list[str]]:
     """Rule id -> ids of the scenarios (files, or folders searched for ``*.yaml``) that
     cite it; files that cannot be read as scenarios are skipped."""
     from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 
     cites: dict[str, list[str]] = {}
-    for path in scenario_files([Path(p) for p in paths]):
+    for path in scenario_files([Path(p) for p in _args.paths("paths", paths)]):
         try:
             sc = load_scenario(path).scenario
         except BadScenario:
@@ -249,7 +259,7 @@ def citing_scenarios(paths: Iterable[str | os.PathLike[str]]) -> dict[str, list[
 
 
 def coverage(
-    paths: Iterable[str | os.PathLike[str]], game: str | None = None
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], game: str | None = None
 ) -> dict[str, dict[str, list[str]]]:
     """Catalogue (each game's, then ``core``) -> rule id -> the scenarios citing it, in
     catalogue order; with ``game``, only that game's catalogue."""
