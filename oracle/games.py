@@ -30,6 +30,10 @@ def options_problem(options: Mapping[str, Any], names: Sequence[str]) -> str | N
     profile = rest.pop("profile", None)
     if profile is not None and not isinstance(profile, dict):
         return "profile must be an object of data keys to values"
+    if profile:
+        problem = profile_problem(profile, names)
+        if problem:
+            return f"profile: {problem}"
     known = {name: option_names(name) for name in names}
     for key in rest:
         if not any(key in fields for fields in known.values()):
@@ -43,6 +47,35 @@ def options_problem(options: Mapping[str, Any], names: Sequence[str]) -> str | N
             except BadOptions as exc:
                 return f"{name}: {exc.message}"
     return None
+
+
+def profile_problem(profile: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """Why a user's profile fits none of the games ``names``, or None: its keys are not all
+    of one game, or each game whose data knows them all refuses it: a value of the wrong
+    shape (the tables' own checks), a setup its invariants call unsound (``make_game``), or
+    games that do not end (``unending``: seeded games, bounded, at every player count)."""
+    from oracle.play import LETS_NO_GAME_END, PLAYER_NAMES, unending
+
+    knowing = [n for n in names if set(profile) <= set(make_game(n, {}).data.entries)]
+    if not knowing:
+        keys = ", ".join(sorted(map(str, profile)))
+        which = names[0] if len(names) == 1 else "any one game"
+        return f"data keys not all of {which}: {keys[:500]}"
+    refusals = []
+    for name in knowing:
+        try:
+            rules = make_game(name, {"profile": dict(profile)})
+            rules.new_game(PLAYER_NAMES[: rules.min_players])  # set-up checks run here too
+        except BadOptions as exc:
+            refusals.append(f"{name}: {exc.message}")
+            continue
+        endless = unending(rules)
+        if endless:
+            keys = ", ".join(sorted(map(str, profile)))
+            refusals.append(f"{name}: profile ({keys}): {endless}: {LETS_NO_GAME_END}")
+            continue
+        return None
+    return "; ".join(refusals)
 
 
 class GameCache:

@@ -124,6 +124,8 @@ def play(
     if output is not None:
         _output_file(output, "--output")
     opts = _json_object("--options", options)
+    if opts and game in game_names():
+        _check_options(opts, game)
     extra = _profile(profile, game if game in game_names() else None)
     if extra:
         embedded = opts.get("profile") or {}
@@ -149,15 +151,20 @@ def _game_options(text: str | None) -> dict[str, Any]:
     applies to the games that have it; one no game has, or a value refused, is a usage
     error (never a good log's verdict)."""
     opts = _json_object("--options", text)
-    if not opts:
-        return opts
+    if opts:
+        _check_options(opts)
+    return opts
+
+
+def _check_options(opts: dict[str, Any], game: str | None = None) -> None:
+    """Options no game (or not ``game``) has, a value refused, or a profile among them that
+    no game takes, or under which no game ends: a usage error before any work."""
     from rules_oracle import BadOptions, check_options
 
     try:
-        check_options(opts)
+        check_options(opts, game)
     except BadOptions as exc:
         _usage(f"--options: {exc.message}")
-    return opts
 
 
 def _output_file(path: Path, flag: str) -> None:
