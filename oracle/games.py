@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import attrs
@@ -13,27 +14,26 @@ from reference.core.game import Game
 from reference.registry import make_game
 
 
+@cache
 def option_names(name: str) -> frozenset[str]:
-    """The names of game ``name``'s own options (``profile`` aside)."""
+    """The names of game ``name``'s own options (``profile`` aside): its options class's
+    fields, the same for every rule set of the game (kept once asked)."""
     kind = type(make_game(name, {}).options)
     return frozenset(attrs.fields_dict(kind)) if attrs.has(kind) else frozenset()
 
 
 def options_problem(options: Mapping[str, Any], names: Sequence[str]) -> str | None:
     """Why ``options`` given for files of any of the games ``names`` are the user's mistake,
-    or None: an option none of them has, or a value the games that have it refuse. (Each
-    option applies to the games that have it; a ``profile`` in them, to the games whose data
-    knows its keys.)"""
+    or None: an option none of them has, or a value the games that have it refuse, or a
+    ``profile`` among them that is no mapping. (Each option applies to the games that have
+    it; a ``profile`` in them, to the games whose data knows its keys: ``profile_problem``
+    checks one as the user's.)"""
     if not options:
         return None
     rest = dict(options)
     profile = rest.pop("profile", None)
     if profile is not None and not isinstance(profile, dict):
         return "profile must be an object of data keys to values"
-    if profile:
-        problem = profile_problem(profile, names)
-        if problem:
-            return f"profile: {problem}"
     known = {name: option_names(name) for name in names}
     for key in rest:
         if not any(key in fields for fields in known.values()):
@@ -102,7 +102,6 @@ class GameCache:
             del self._options["profile"]
         self._profile = {**(embedded if isinstance(embedded, dict) else {}), **(profile or {})}
         self._data_keys: dict[str, frozenset[str]] = {}
-        self._option_names: dict[str, frozenset[str]] = {}
 
     def _profile_applies(self, name: str) -> bool:
         """Whether the profile is (at least partly) about ``name``'s data."""
@@ -113,9 +112,7 @@ class GameCache:
     def _options_of(self, name: str) -> dict[str, Any]:
         """The command-line options ``name`` has (``profile``, when still here, is not a
         mapping: every game is given it, to refuse)."""
-        if name not in self._option_names:
-            self._option_names[name] = option_names(name)
-        known = self._option_names[name] | {"profile"}
+        known = option_names(name) | {"profile"}
         return {key: value for key, value in self._options.items() if key in known}
 
     def profile_fits_some_game(self, names: tuple[str, ...]) -> bool:

@@ -56,12 +56,18 @@ def load_profile(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def check_options(options: Mapping[str, Any], game: str | None = None) -> None:
     """Raise ``BadOptions`` unless every option is one ``game`` has (with no game named:
-    one some game has) with a value it takes. Options given for files of several games
-    apply each to the games that have it (as ``validate_files`` applies them)."""
-    from oracle.games import options_problem
+    one some game has) with a value it takes, and a ``profile`` among them passes
+    ``check_profile``. Options given for files of several games apply each to the games
+    that have it (as ``validate_files`` applies them)."""
+    from oracle.games import options_problem, profile_problem
 
     given = _args.mapping("options", options)
-    problem = options_problem(given, [game] if game else list(game_names()))
+    names = [game] if game else list(game_names())
+    problem = options_problem(given, names)
+    profile = given.get("profile")
+    if problem is None and profile:
+        found = profile_problem(profile, names)
+        problem = f"profile: {found}" if found else None
     if problem:
         raise BadOptions(problem)
 
