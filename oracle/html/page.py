@@ -24,7 +24,7 @@ from oracle.games import GameCache
 from oracle.html import milestones, municipium, palmyra, pillars
 from oracle.replay import Verdict, validate_log
 from oracle.report import scenario_text, verdict_text
-from oracle.report_text import STATUS_WORDS, basis_text
+from oracle.report_text import STATUS_WORDS, basis_text, legal_groups, legal_heading
 from oracle.rulebook import find_rule
 from oracle.scenarios import ScenarioResult, run_scenario
 from reference.core.game import Game
@@ -183,6 +183,14 @@ def _verdict_data(verdict: Verdict) -> dict[str, Any]:
     for divergence in data["divergences"]:
         divergence["trail"] = [_trail_step(cause) for cause in divergence["causes"]]
     data["legal_words"] = [_event_words(event) for event in verdict.legal]
+    # Several players' pending decisions are shown each under its player, as the report does.
+    data["legal_heading"] = legal_heading(verdict)
+    groups = legal_groups(verdict)
+    if len(groups) > 1 or data["legal_heading"] == "legal there":
+        data["legal_groups"] = [
+            {"player": player or "chance", "events": [(e, _event_words(e)) for e in events]}
+            for player, events in groups
+        ]
     return data
 
 

@@ -211,10 +211,11 @@ def test_explain_and_coverage_take_scenario_paths_like_scenarios() -> None:
 
 
 def test_validate_options_plays_the_other_reading() -> None:
-    code, out, _ = invoke(
+    # a value the game refuses is the user's option at fault, not the log (issue 28 item 10)
+    code, out, err = invoke(
         "validate", str(ROOT / "examples/municipium.jsonl"), "--options", '{"end_mode": "x"}'
     )
-    assert code == 1 and "end_mode" in out and "finish_round" in out
+    assert code == 2 and out == "" and "end_mode" in err and "finish_round" in err
     code, _, err = invoke("validate", str(ROOT / "examples"), "--options", "[1]")
     assert code == 2 and "--options must be a JSON object" in err
 
