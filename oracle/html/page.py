@@ -206,12 +206,13 @@ def _event_words(event: dict[str, Any]) -> str:
     return " ".join(str(part) for part in parts if part not in (None, ""))
 
 
-_AT_EVENT = re.compile(r" at event (\d+)$")
+_AT_EVENT = re.compile(r" at event (\d+)(?=:|$)")
 
 
 def _trail_step(cause: str) -> dict[str, Any]:
-    """One change of a divergent value (``+5 PIL-CARDS-07 (Wool mill) at event 30``, as
-    ``oracle.explain`` words it) with the event it names, for a link to that event."""
+    """One change of a divergent value (``+5 PIL-CARDS-07 (Wool mill) at event 30``, or
+    ``-7 PIL-BUILD-02 (...) at event 9: cost 7: the cost marker`` with what the rule gave,
+    as ``oracle.explain`` words it) with the event it names, for a link to that event."""
     found = _AT_EVENT.search(cause)
     return {"text": cause, "event": int(found.group(1)) if found else None}
 
