@@ -477,7 +477,7 @@ class _Game:
         self.ask()
         refused = self.remote.answer_apply()
         if refused is not None:
-            message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
+            message = f"the engine refused a legal event: {refused.rule_named}: {refused.message}"
             self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
         self.pending, self.pending_event = None, None
         self.events.append(event)
