@@ -150,9 +150,14 @@ class Conformance:
         """Record a finding under the current case, naming its rule (oracle.provenance)."""
         if self.replaying:
             return  # found while a shrink replays a case: not the run's own
-        options = self.settings.options if finding.options is None else finding.options
-        finding = name_rule(finding, self.games, self.settings.game, options)
+        finding = self.named(finding)
         self.report.findings.append(attrs.evolve(finding, case=finding.case or self._case))
+
+    def named(self, finding: Finding) -> Finding:
+        """The finding with the rule it rests on, or why none applies (oracle.provenance),
+        under its own game's options, from its own start."""
+        options = self.settings.options if finding.options is None else finding.options
+        return name_rule(finding, self.games, self.settings.game, options)
 
     def found(self, finding: Finding) -> None:
         """Record a game's hard finding, to be shrunk and given its files (``finish``)."""
@@ -249,6 +254,8 @@ class Conformance:
                     shrink(self, finding, self.budget, seconds) if self.settings.shrink else finding
                 )
                 self.budget.spend(time.monotonic() - began)
+                if smaller is not finding:  # named afresh from its own (shrunk) case
+                    smaller = self.named(attrs.evolve(smaller, rule_reason=None))
                 self.report.findings[i] = _with_files(self, finding, smaller)
         finally:
             self.replaying = False

@@ -138,6 +138,7 @@ class Counts:
             + self.scenarios_passed
             + self.scenarios_failed
             + self.engine_events
+            + self.perft_positions
         )
 
 
