@@ -56,6 +56,11 @@ def load_baseline(path: Path) -> list[dict[str, str]]:
     return entries
 
 
+def entry_text(entry: dict[str, str]) -> str:
+    """A baseline entry as the baseline file writes it: ``kind: state, path: bank``."""
+    return ", ".join(f"{key}: {entry[key]}" for key in KEYS if key in entry)
+
+
 def matches(entry: dict[str, str], finding: Finding) -> bool:
     """Whether a baseline entry covers a finding."""
     if "scenario" in entry and entry["scenario"] != finding.scenario_id:

@@ -172,8 +172,8 @@ class Conformance:
         self.report.findings.append(attrs.evolve(finding, case=finding.case or self._case))
 
     def named(self, finding: Finding) -> Finding:
-        """The finding with its rule, or why none applies (oracle.provenance), judged on its
-        own case: its events from its start (the setup, or a position written there)."""
+        """The finding with the rule it rests on, or why none applies (oracle.provenance),
+        under its own game's options, from its own start."""
         options = self.settings.options if finding.options is None else finding.options
         return name_rule(finding, self.games, self.settings.game, options)
 
@@ -287,8 +287,8 @@ class Conformance:
                     shrink(self, finding, self.budget, seconds) if self.settings.shrink else finding
                 )
                 self.budget.spend(time.monotonic() - began)
-                if smaller is not finding:  # a replay's finding: this case, its rule named
-                    smaller = self.named(attrs.evolve(smaller, case=finding.case))
+                if smaller is not finding:  # named afresh from its own (shrunk) case
+                    smaller = self.named(attrs.evolve(smaller, case=finding.case, rule_reason=None))
                 self.report.findings[i] = _with_files(self, finding, smaller)
         finally:
             self.replaying = False
@@ -538,7 +538,7 @@ class _Game:
         self.ask()
         refused = self.remote.answer_apply()
         if refused is not None:
-            message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
+            message = f"the engine refused a legal event: {refused.rule_named}: {refused.message}"
             self.stop("refused_legal", message, probe=event, their_rule=refused.rule)
         self.pending, self.pending_event = None, None
         self.events.append(event)

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from oracle.baseline import entry_text
 from oracle.coverage import coverage_json, coverage_properties, coverage_text
 from oracle.findings import Finding, Report
 from oracle.report import JunitCase, junit
@@ -125,7 +126,7 @@ def summary_line(report: Report) -> str:
 def report_text(report: Report) -> str:
     lines = [finding_text(report, f) for f in report.findings]
     lines += [f"chance: {name}" for part, name in report.cases if part == "chance" and ":" in name]
-    lines += [f"STALE baseline entry no longer fails: {entry}" for entry in report.stale]
+    lines += [f"STALE baseline entry no longer fails: {entry_text(e)}" for e in report.stale]
     if report.rules_exercised is not None:
         lines.append(coverage_text(report.rules_exercised))  # oracle/coverage.py
     lines.append(summary_line(report))
@@ -203,7 +204,9 @@ def report_junit(report: Report) -> str:
         if f.case == "session":
             cases.append(("session", f"conform.{game}", "error", f.kind, finding_line(report, f)))
     for entry in report.stale:
-        cases.append(("baseline", f"conform.{game}", "failure", "stale", f"stale: {entry}"))
+        cases.append(
+            ("baseline", f"conform.{game}", "failure", "stale", f"stale: {entry_text(entry)}")
+        )
     coverage = report.rules_exercised
     if coverage is not None and coverage.minimum is not None:  # --min-coverage: a case
         failed = not coverage.passed()

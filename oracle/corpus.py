@@ -21,6 +21,7 @@ import attrs
 
 from oracle.formats.log import STDIN
 from oracle.games import GameCache
+from reference.core.errors import OracleError
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -36,8 +37,13 @@ COLLECT_EVERY = 50
 R = TypeVar("R")
 
 
-class BadCorpus(Exception):
+class BadCorpus(OracleError):
     """The corpus cannot be read as named: a missing path, an unreadable list of paths."""
+
+    @property
+    def message(self) -> str:
+        """What is wrong, in one line (as the other errors have it)."""
+        return str(self)
 
 
 @attrs.frozen

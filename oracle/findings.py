@@ -146,6 +146,7 @@ class Counts:
             + self.scenarios_passed
             + self.scenarios_failed
             + self.engine_events
+            + self.perft_positions
         )
 
 

@@ -15,13 +15,14 @@ import attrs
 
 from oracle.formats.converter import to_json, unstructure_event
 from oracle.formats.log import header_line
-from reference.core.errors import EngineInvariantError
+from reference.core.errors import BadOptions, EngineInvariantError
 from reference.core.game import CHANCE, Game, step
 from reference.core.walk import leaves
 
 PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "green", "yellow", "white")
 MAX_EVENTS = 200_000
-"""A game that has not ended after this many events is an engine bug."""
+"""A game that has not ended after this many events is an engine bug, or, under a profile,
+the profile's doing (the shipped data's games end in a few thousand events at most)."""
 
 
 ChancePolicy = Callable[[list[tuple[dict[str, Any], float]], random.Random], dict[str, Any]]
@@ -83,6 +84,33 @@ def full_claims(state: Any) -> dict[str, Any]:
     return leaves(to_json(state))
 
 
+LETS_NO_GAME_END = "a profile must let the game end"
+
+
+def _keys(profile: Any) -> str:
+    return ", ".join(sorted(map(str, profile))) if isinstance(profile, dict) else str(profile)
+
+
+def unending(game: Game, seed: int = 0, budget: int = MAX_EVENTS) -> str | None:
+    """Why games under this rule set may never end, or None: a bounded check, one seeded
+    game (as ``play`` plays it) at each player count, each given ``budget`` events. Run on
+    a user's profile before any work: a profile whose data leaves the players no way on
+    (no goods at all, every worker covered) is refused as the user's, not ``play``'s bug."""
+    for count in range(game.min_players, min(game.max_players, len(PLAYER_NAMES)) + 1):
+        rng = random.Random(seed)
+        try:
+            state = game.new_game(PLAYER_NAMES[:count])
+        except BadOptions:  # a profile for fewer players: this count is refused when asked
+            continue
+        for _ in range(budget):
+            if game.is_over(state):
+                break
+            state = step(game, state, choose(game, state, rng))
+        if not game.is_over(state):
+            return f"a game of {count} players (seed {seed}) has not ended after {budget} events"
+    return None
+
+
 def play_lines(
     game: Game,
     players: tuple[str, ...],
@@ -103,7 +131,11 @@ def play_lines(
         state = step(game, state, event)
         count += 1
         if count > MAX_EVENTS:
-            raise EngineInvariantError([f"no end after {MAX_EVENTS} events"])
+            endless = f"no end after {MAX_EVENTS} events (seed {seed}, {len(players)} players)"
+            profile = options.get("profile")
+            if profile:
+                raise BadOptions(f"profile ({_keys(profile)}): {endless}: {LETS_NO_GAME_END}")
+            raise EngineInvariantError([endless])
         record = unstructure_event(event)
         record["state"] = full_claims(state) if full else claims(state, event)
         yield json.dumps(record, allow_nan=False)

@@ -18,10 +18,20 @@ from reference.registry import make_game
 _MISSING: Any = object()
 
 
+def _kind(value: object) -> str:
+    """A wrong argument, named for a message: its type and a short repr."""
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 60 else shown[:57] + '...'}"
+
+
 def merged_options(
     options: Mapping[str, Any] | None, profile: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    """Game options with a profile's data values on top of any ``profile`` they carry."""
+    """Game options with a profile's data values on top of any ``profile`` they carry.
+    Raises ``BadOptions`` when either is not a mapping."""
+    for name, value in (("options", options), ("profile", profile)):
+        if value is not None and not isinstance(value, Mapping):
+            raise BadOptions(f"{name} is a mapping, not {_kind(value)}")
     merged = dict(options or {})
     if profile:
         embedded = merged.get("profile") or {}
@@ -91,7 +101,7 @@ class Rules:
 
     def data(self, key: str) -> Any:
         """The value in force of one data key (e.g. ``market.metal_sell_price``)."""
-        entry = self._game.data.entries.get(key)
+        entry = self._game.data.entries.get(key) if isinstance(key, str) else None
         if entry is None:
             raise BadOptions(f"no data key {key!r} in {self.name}")
         return entry.value
@@ -102,7 +112,12 @@ class Rules:
 
     def setup(self, players: Sequence[str]) -> Position:
         """The standard setup for these player names, in seat order."""
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise BadOptions(f"players is a list of names, not {_kind(players)}")
         names = tuple(players)
+        for name in names:
+            if not isinstance(name, str):
+                raise BadOptions(f"a player name is a str, not {_kind(name)}")
         problem = player_names_ok(names, self.min_players, self.max_players)
         if problem:
             raise BadOptions(problem)
@@ -172,9 +187,14 @@ class Position:
     def apply(self, event: Mapping[str, Any]) -> Position:
         """The position after ``event``.
 
-        Raises ``Malformed`` (not an event of this game), ``Illegal`` (the rules forbid it
-        here; with the rule), ``InternalError`` (our engine broke its invariants).
+        Raises ``Malformed`` (not an event of this game, or not a mapping at all),
+        ``Illegal`` (the rules forbid it here; with the rule), ``InternalError`` (our
+        engine broke its invariants).
         """
+        if not isinstance(event, Mapping):
+            raise MalformedEvent(
+                f"an event is a mapping such as {{'type': ..., 'player': ...}}, not {_kind(event)}"
+            )
         game = self._rules._game
         structured = structure_event(game, event)
         try:
@@ -221,6 +241,8 @@ class Position:
         Raises ``UnknownPath`` for a path that names nothing, ``Malformed`` for a value
         that does not fit or a position the game's invariants call unsound.
         """
+        if not isinstance(values, Mapping):
+            raise MalformedEvent(f"values is a mapping of state paths, not {_kind(values)}")
         game = self._rules._game
         state = assign(game, self._state, values)
         unsound = position_failures(game, state)

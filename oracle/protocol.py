@@ -57,6 +57,11 @@ class Refusal:
     message: str
     citation: str | None = None
 
+    @property
+    def rule_named(self) -> str:
+        """The rule id for a report's text (``rule: null`` is said in words, never None)."""
+        return self.rule if self.rule is not None else "a rule it did not name"
+
 
 class EngineError(Exception):
     """The engine answered ``{"ok": false, "error": ...}``: it could not do what was asked."""

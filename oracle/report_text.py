@@ -91,7 +91,8 @@ def verdict_text(v: Verdict, placeholders_noted: bool = False) -> str:
         head += f" ({v.game}, {v.events} events)"
     if v.kind == "illegal":
         who = " ".join(x for x in (v.player, v.action) if x)
-        head += f": {who}: {v.rule_id} ({v.rule_title or 'no title'}): {v.message}"
+        rule = v.rule_id or "no rule id"
+        head += f": {who}: {rule} ({v.rule_title or 'no title'}): {v.message}"
     elif v.message:
         head += f": {v.message}"
     lines = [text_safe(head)]
@@ -155,14 +156,20 @@ def _teaching_lines(v: Verdict) -> list[str]:
         lines.append(f"  legal with option {setting} (checked by replaying the log with it)")
     lines += _readings_lines(v)
     if v.legal_count is not None:
-        actor = "chance outcomes due" if v.to_act == "chance" else f"legal for {v.to_act}"
+        heading = legal_heading(v)
         if v.legal_count == 0:
             lines.append("  nothing was legal there")
         elif v.legal_count <= len(v.legal):
-            lines.append(f"  {actor} there ({v.legal_count}):")
+            lines.append(f"  {heading} ({v.legal_count}):")
         else:
-            lines.append(f"  {actor} there: {v.legal_count}, for example:")
-        lines += [f"    {json.dumps(event)}" for event in v.legal]
+            lines.append(f"  {heading}: {v.legal_count}, for example:")
+        groups = legal_groups(v)
+        if len(groups) == 1 and heading != "legal there":
+            lines += [f"    {json.dumps(event)}" for event in v.legal]
+        else:
+            for player, events in groups:
+                lines.append(f"    {player or 'chance'}:")
+                lines += [f"      {json.dumps(event)}" for event in events]
     return lines
 
 
@@ -178,6 +185,28 @@ def _readings_lines(v: Verdict) -> list[str]:
         return [f"  no other reading of the options validates it or gets further ({tried})"]
     lines = [f"  readings that fit better (each replayed; {tried}):"]
     return lines + [f"    {text_safe(reading.text())}" for reading in search.found]
+
+
+def legal_groups(v: Verdict) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """The events listed as legal, by the player whose they are (None: chance outcomes), in
+    the order the list names them: where several players' decisions are pending (Pillars'
+    independent decisions), each player's own."""
+    groups: dict[str | None, list[dict[str, Any]]] = {}
+    for event in v.legal:
+        player = event.get("player")
+        groups.setdefault(player if isinstance(player, str) else None, []).append(event)
+    return list(groups.items())
+
+
+def legal_heading(v: Verdict) -> str:
+    """What the list of legal events is: the outcomes chance had due, the events of the
+    player to act, or, when it holds other players' decisions too, the events legal there."""
+    if v.to_act == "chance":
+        return "chance outcomes due there"
+    players = {event.get("player") for event in v.legal}
+    if players <= {v.to_act}:
+        return f"legal for {v.to_act} there"
+    return "legal there"
 
 
 def basis_text(item: Verdict | ScenarioResult) -> str:

@@ -259,7 +259,7 @@ class _Run:
                 if expected_rules
                 else "expected it to be legal"
             )
-            reason = f"{what} broke {refused.rule} ({refused.message}); {wanted}"
+            reason = f"{what} broke {refused.rule_named} ({refused.message}); {wanted}"
             if expected_rules and not (self.engine.reference or self.strict_rules):
                 self.notes.append(reason)  # refused all the same: another rule id is soft
                 return

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reference.core.errors import BadOptions
-from reference.core.game import Game
+from reference.core.game import Game, unsound_setup
 
 GAMES: dict[str, str] = {
     # name: module exposing ``make(options) -> Game``
@@ -29,4 +29,12 @@ def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
         raise BadOptions(f"unknown game {name!r} (known: {', '.join(GAMES)})")
     module = importlib.import_module(GAMES[name])
     game: Game = module.make(dict(options or {}))
+    profile = (options or {}).get("profile")
+    if profile:
+        # A profile may pass every table's own check and still make an unsound game
+        # (a craftsman named twice): the setups are checked before any game is played.
+        problem = unsound_setup(game)
+        if problem:
+            keys = ", ".join(sorted(map(str, profile)))
+            raise BadOptions(f"profile ({keys}): {problem}")
     return game

@@ -8,7 +8,7 @@ checks of your own logs and scenarios against the reference engines.
     while not position.is_over:
         position = position.apply(position.legal()[0])
     verdict = rules_oracle.validate_log("game.jsonl")
-    assert verdict.kind == "valid", verdict.message
+    assert verdict.kind == "valid", rules_oracle.describe(verdict)
 
 Everything importable from ``rules_oracle`` is public and stable; the ``oracle`` and
 ``reference`` packages are private and change without notice. See docs/api.md.
@@ -74,8 +74,10 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         read_position,
     )
     from rules_oracle._reports import ValidateReport, describe, progress, scenarios_report
+    from rules_oracle._schemas import schema_registry, validator
     from rules_oracle._tools import (
         ReplayPages,
+        check_options,
         check_profile,
         citing_scenarios,
         coverage,
@@ -161,9 +163,11 @@ _HOMES = {
     **dict.fromkeys(
         ("ValidateReport", "describe", "progress", "scenarios_report"), "rules_oracle._reports"
     ),
+    **dict.fromkeys(("schema_registry", "validator"), "rules_oracle._schemas"),
     **dict.fromkeys(
         (
             "ReplayPages",
+            "check_options",
             "check_profile",
             "citing_scenarios",
             "coverage",
@@ -248,6 +252,7 @@ __all__ = [
     "ValidateReport",
     "Verdict",
     "__version__",
+    "check_options",
     "check_profile",
     "check_perft_suite",
     "citing_scenarios",
@@ -271,10 +276,12 @@ __all__ = [
     "run_scenarios",
     "scenarios_report",
     "schema",
+    "schema_registry",
     "serve",
     "similar_rule_ids",
     "stats_available",
     "validate_events",
     "validate_log",
     "validate_files",
+    "validator",
 ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from oracle.formats.log import FORMAT_NAME, FORMAT_VERSION, Malformed
 from oracle.formats.scenario import BUNDLED_SCENARIOS
-from oracle.games import GameCache
+from oracle.games import GameCache, options_problem
 from oracle.position import merged_options
 from oracle.readings import validate_log_with_readings, validate_records_with_readings
 from oracle.replay import Verdict, validate_records
@@ -18,6 +18,7 @@ from oracle.replay import validate_log as _validate_log
 from oracle.scenarios import ScenarioResult, run_all
 from reference.core.errors import BadOptions
 from reference.registry import game_names
+from rules_oracle import _args
 
 SCENARIOS_DIR: Path = BUNDLED_SCENARIOS
 """The scenario suite that comes with rules-oracle."""
@@ -58,8 +59,8 @@ def validate_log(
     valid or get it further (``Verdict.readings``: each proven by a replay of the log).
     """
     if readings:
-        return validate_log_with_readings(Path(path), _games(profile, options), at)
-    return _validate_log(Path(path), _games(profile, options), at)
+        return validate_log_with_readings(_args.path("path", path), _games(profile, options), at)
+    return _validate_log(_args.path("path", path), _games(profile, options), at)
 
 
 def validate_events(
@@ -78,6 +79,10 @@ def validate_events(
     The verdict's ``line`` counts as in a log file: the header is line 1, event 0 line 2.
     ``readings`` as for ``validate_log``.
     """
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise BadOptions(f"players is a list of names, not {type(players).__name__}")
+    if isinstance(events, str | bytes | Mapping) or not isinstance(events, Iterable):
+        raise BadOptions(f"events is a list of event mappings, not {type(events).__name__}")
     header = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -101,7 +106,7 @@ def _records(
 
 
 def run_scenarios(
-    paths: Iterable[str | os.PathLike[str]] | None = None,
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
     *,
     game: str | None = None,
     profile: Mapping[str, Any] | None = None,
@@ -114,14 +119,21 @@ def run_scenarios(
     """
     from oracle.corpus import every_core
 
-    targets = [Path(p) for p in paths] if paths is not None else [SCENARIOS_DIR]
+    given = _args.paths("paths", paths) if paths is not None else [SCENARIOS_DIR]
+    targets = [Path(p) for p in given]
     return run_all(targets, _games(profile), game, jobs=every_core(jobs))
 
 
 def _games(
     profile: Mapping[str, Any] | None, options: Mapping[str, Any] | None = None
 ) -> GameCache:
-    """Rule sets for files of any game: the profile applies to the games it is about."""
+    """Rule sets for files of any game: the profile applies to the games it is about, each
+    option to the games that have it (an option none has is refused)."""
+    options = _args.mapping("options", options)
+    profile = _args.mapping("profile", profile)
+    problem = options_problem(options, game_names())
+    if problem:
+        raise BadOptions(f"options: {problem}")
     games = GameCache(profile, options)
     if not games.profile_fits_some_game(game_names()):
         keys = ", ".join(sorted(profile or {}))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from oracle import corpus
 from oracle.corpus import BadCorpus
+from rules_oracle import _args
 
 if TYPE_CHECKING:
     from oracle.replay import Verdict
@@ -19,7 +20,7 @@ NO_LOGS = "no log files found (a folder is searched for *.jsonl and *.jsonl.gz)"
 
 
 def validate_files(
-    paths: Iterable[str | os.PathLike[str]] = (),
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = (),
     *,
     from_list: str | os.PathLike[str] | None = None,
     profile: Mapping[str, Any] | None = None,
@@ -40,11 +41,22 @@ def validate_files(
     it validates or gets further (each proven by a replay; a search has a time bound).
 
     Raises ``BadCorpus`` (now, or while the verdicts are read) for a name that does not
-    exist, an unreadable list, or when no log is found at all.
+    exist, an unreadable list, or when no log is found at all; ``BadOptions`` (now) for an
+    option no game has or a value it refuses (each option applies to the games that have it).
     """
-    settings = corpus.Settings(dict(profile or {}), dict(options or {}), at, readings=readings)
-    listed = None if from_list is None else os.fspath(from_list)
-    found = corpus.log_paths([os.fspath(p) for p in paths], listed)
+    options, profile = _args.mapping("options", options), _args.mapping("profile", profile)
+    given = _args.paths("paths", paths)
+    listed = None if from_list is None else str(_args.path("from_list", from_list))
+    if options:
+        from oracle.games import options_problem
+        from reference.core.errors import BadOptions
+        from reference.registry import game_names
+
+        problem = options_problem(options, game_names())
+        if problem:
+            raise BadOptions(f"options: {problem}")
+    settings = corpus.Settings(profile, options, at, readings=readings)
+    found = corpus.log_paths(given, listed)
     first = next(found, None)
     if first is None:
         raise BadCorpus(NO_LOGS)

@@ -50,7 +50,11 @@ def describe(item: Verdict | ScenarioResult) -> str:
 
     if isinstance(item, Verdict):
         return report_text.verdict_text(item)
-    return report_text.scenario_text(item)
+    from oracle.scenarios import ScenarioResult
+
+    if isinstance(item, ScenarioResult):
+        return report_text.scenario_text(item)
+    raise BadOptions(f"describe takes a Verdict or a ScenarioResult, not {type(item).__name__}")
 
 
 def _name(item: Verdict | ScenarioResult) -> str:

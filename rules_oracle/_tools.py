@@ -12,6 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from reference.core.errors import BadOptions
 from reference.registry import game_names, make_game
+from rules_oracle import _args
 
 if TYPE_CHECKING:
     from oracle.games import GameCache
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ReplayPages",
+    "check_options",
     "check_profile",
     "citing_scenarios",
     "coverage",
@@ -41,7 +43,7 @@ def read_json(text: str) -> Any:
     from oracle.formats.log import NotJSON, strict_json
 
     try:
-        return strict_json(text)
+        return strict_json(_args.text("text", text))
     except NotJSON as exc:
         raise BadOptions(exc.reason) from exc
 
@@ -51,29 +53,38 @@ def load_profile(path: str | os.PathLike[str]) -> dict[str, Any]:
     naming the file when it is unreadable or not such a mapping (see ``check_profile``)."""
     from reference.core.datafile import load_profile_file
 
-    return load_profile_file(Path(path))
+    return load_profile_file(_args.path("path", path))
+
+
+def check_options(options: Mapping[str, Any], game: str | None = None) -> None:
+    """Raise ``BadOptions`` unless every option is one ``game`` has (with no game named:
+    one some game has) with a value it takes, and a ``profile`` among them passes
+    ``check_profile``. Options given for files of several games apply each to the games
+    that have it (as ``validate_files`` applies them)."""
+    from oracle.games import options_problem, profile_problem
+
+    given = _args.mapping("options", options)
+    names = [game] if game else list(game_names())
+    problem = options_problem(given, names)
+    profile = given.get("profile")
+    if problem is None and profile:
+        found = profile_problem(profile, names)
+        problem = f"profile: {found}" if found else None
+    if problem:
+        raise BadOptions(problem)
 
 
 def check_profile(profile: Mapping[str, Any], game: str | None = None) -> None:
     """Raise ``BadOptions`` unless ``profile`` fits ``game`` (with no game named: at least
-    one game) and that game can be set up with it."""
-    from oracle.play import PLAYER_NAMES
+    one game): its values are of the right shape, the setup at every player count is sound,
+    and seeded games at every player count end (a bounded check; the shipped data's games
+    end in a few thousand events)."""
+    from oracle.games import profile_problem
 
-    names = [game] if game else list(game_names())
-    knowing = [n for n in names if set(profile) <= set(make_game(n, {}).data.entries)]
-    if not knowing:
-        keys = ", ".join(sorted(profile))
-        raise BadOptions(f"data keys not all of {game or 'any one game'}: {keys[:500]}")
-    refusals = []
-    for name in knowing:
-        try:
-            rules = make_game(name, {"profile": dict(profile)})
-            rules.new_game(PLAYER_NAMES[: rules.min_players])  # set-up checks run here too
-        except BadOptions as exc:
-            refusals.append(f"{name}: {exc.message}")
-            continue
-        return
-    raise BadOptions("; ".join(refusals))
+    given = _args.mapping("profile", profile)
+    problem = profile_problem(given, [game] if game else list(game_names()))
+    if problem:
+        raise BadOptions(problem)
 
 
 def play_log(
@@ -98,12 +109,20 @@ def play_log(
     from oracle.play import PLAYER_NAMES, play_lines
     from reference.core.game import player_names_ok
 
-    opts = dict(options or {})
-    names = PLAYER_NAMES[:players]
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise BadOptions(f"players is a number of players, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadOptions(f"seed is a whole number, not {seed!r}")
+    opts = _args.mapping("options", options)
     rules = make_game(game, opts)
-    problem = player_names_ok(names, rules.min_players, rules.max_players)
-    if problem or players > len(PLAYER_NAMES):
-        raise BadOptions(problem or f"at most {len(PLAYER_NAMES)} players")
+    # The count is checked before any name is taken: PLAYER_NAMES[:-1] would be 4 names.
+    low, high = rules.min_players, min(rules.max_players, len(PLAYER_NAMES))
+    if not low <= players <= high:
+        raise BadOptions(f"{players} players; {rules.name} takes {low} to {high}")
+    names = PLAYER_NAMES[:players]
+    problem = player_names_ok(names, low, high)
+    if problem:
+        raise BadOptions(problem)
     return list(play_lines(rules, names, seed, opts, full=full, chance=chance))
 
 
@@ -120,19 +139,21 @@ class ReplayPages:
     ) -> None:
         from oracle.games import GameCache
 
-        self._games: GameCache = GameCache(profile, options)
+        self._games: GameCache = GameCache(
+            _args.mapping("profile", profile), _args.mapping("options", options)
+        )
 
     def log_page(self, path: str | os.PathLike[str]) -> tuple[str, Verdict]:
         """The page of a log file, and the log's verdict."""
         from oracle.html import log_page
 
-        return log_page(Path(path), self._games)
+        return log_page(_args.path("path", path), self._games)
 
     def scenario_page(self, path: str | os.PathLike[str]) -> tuple[str, ScenarioResult]:
         """The page of a scenario file, and the scenario's result."""
         from oracle.html import scenario_page
 
-        return scenario_page(Path(path), self._games)
+        return scenario_page(_args.path("path", path), self._games)
 
 
 @cache
@@ -158,6 +179,7 @@ def _catalogues(game: str | None = None) -> list[tuple[Catalogue, Game | None]]:
 def explain_rule(rule_id: str) -> tuple[Rule, str] | None:
     """The rule with this id in any catalogue (any case), with what it says: statement,
     status, sources, data in force, dispute and resolution. None when there is none."""
+    _args.text("rule_id", rule_id)
     for catalogue, rules in _catalogues():
         rule = catalogue.get(rule_id) or catalogue.get(rule_id.upper())
         if rule is not None:
@@ -169,6 +191,7 @@ def similar_rule_ids(word: str) -> list[str]:
     """Up to three rule ids of any catalogue close to ``word`` (a likely misspelling)."""
     import difflib
 
+    _args.text("word", word)
     known = [rule_id for catalogue, _ in _catalogues() for rule_id in catalogue.ids()]
     return difflib.get_close_matches(word.upper(), known, n=3, cutoff=0.6)
 
@@ -180,6 +203,7 @@ def explain_name(word: str) -> str | None:
     from oracle.rulebook import alias_text, game_aliases, game_terms, rules_naming, term_text
     from reference.core.aliases import aliases_of, named
 
+    _args.text("word", word)
     out: list[str] = []
     for catalogue, rules in _catalogues():
         if rules is None:
@@ -229,13 +253,15 @@ def _explain_text(rule: Rule, rules: Game | None, game: str) -> str:
     return "\n".join(out)
 
 
-def citing_scenarios(paths: Iterable[str | os.PathLike[str]]) -> dict[str, list[str]]:
+def citing_scenarios(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+) -> dict[str, list[str]]:
     """Rule id -> ids of the scenarios (files, or folders searched for ``*.yaml``) that
     cite it; files that cannot be read as scenarios are skipped."""
     from oracle.formats.scenario import BadScenario, load_scenario, scenario_files
 
     cites: dict[str, list[str]] = {}
-    for path in scenario_files([Path(p) for p in paths]):
+    for path in scenario_files([Path(p) for p in _args.paths("paths", paths)]):
         try:
             sc = load_scenario(path).scenario
         except BadScenario:
@@ -246,7 +272,7 @@ def citing_scenarios(paths: Iterable[str | os.PathLike[str]]) -> dict[str, list[
 
 
 def coverage(
-    paths: Iterable[str | os.PathLike[str]], game: str | None = None
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], game: str | None = None
 ) -> dict[str, dict[str, list[str]]]:
     """Catalogue (each game's, then ``core``) -> rule id -> the scenarios citing it, in
     catalogue order; with ``game``, only that game's catalogue."""

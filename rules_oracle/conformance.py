@@ -18,14 +18,21 @@ coverage (each catalogue rule's counts, accepted under it and refused by it, ``p
 ``not_exercised()``), and ``checked_nothing()`` says whether the run compared nothing (never
 a pass). A baseline file lists known disagreements: ``load_baseline`` (raises
 ``BadBaseline``), ``apply_baseline`` marks them in a report, ``matches`` tells whether an
-entry covers one ``Finding``, ``baseline_text`` writes one from a report; ``finding_line``
-is one finding's line in the text report, ``finding_text`` that line with what the finding
-involves.
+entry covers one ``Finding``, ``baseline_text`` writes one from a report, ``entry_text``
+says one entry; ``finding_line`` is one finding's line in the text report, ``finding_text``
+that line with what the finding involves.
 """
 
 from __future__ import annotations
 
-from oracle.baseline import BadBaseline, apply_baseline, baseline_text, load_baseline, matches
+from oracle.baseline import (
+    BadBaseline,
+    apply_baseline,
+    baseline_text,
+    entry_text,
+    load_baseline,
+    matches,
+)
 from oracle.conform import Conformance
 from oracle.conform_report import (
     finding_line,
@@ -46,6 +53,7 @@ __all__ = [
     "Settings",
     "apply_baseline",
     "baseline_text",
+    "entry_text",
     "finding_line",
     "finding_text",
     "load_baseline",

@@ -121,7 +121,11 @@ def play(
     """Write a seeded random legal game as a complete v1 log, with state claims."""
     from rules_oracle import BadOptions, play_log
 
+    if output is not None:
+        _output_file(output, "--output")
     opts = _json_object("--options", options)
+    if opts and game in game_names():
+        _check_options(opts, game)
     extra = _profile(profile, game if game in game_names() else None)
     if extra:
         embedded = opts.get("profile") or {}
@@ -140,6 +144,42 @@ def play(
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
             _usage(f"cannot write {output}: {exc.strerror or exc}")
+
+
+def _game_options(text: str | None) -> dict[str, Any]:
+    """``--options`` for files of any game, checked before any file is read: each option
+    applies to the games that have it; one no game has, or a value refused, is a usage
+    error (never a good log's verdict)."""
+    opts = _json_object("--options", text)
+    if opts:
+        _check_options(opts)
+    return opts
+
+
+def _check_options(opts: dict[str, Any], game: str | None = None) -> None:
+    """Options no game (or not ``game``) has, a value refused, or a profile among them that
+    no game takes, or under which no game ends: a usage error before any work."""
+    from rules_oracle import BadOptions, check_options
+
+    try:
+        check_options(opts, game)
+    except BadOptions as exc:
+        _usage(f"--options: {exc.message}")
+
+
+def _output_file(path: Path, flag: str) -> None:
+    """A file a command will write, checked before any work (a long replay is never lost
+    to a path that cannot be written): not a folder, in a folder that exists, writable."""
+    import os
+
+    if path.is_dir():
+        _usage(f"{flag} {path} is a folder: name the file to write")
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        _usage(f"cannot write {path}: {folder} {what}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        _usage(f"cannot write {path}: {path if path.exists() else folder} is not writable")
 
 
 def _json_object(flag: str, text: str | None) -> dict[str, Any]:
@@ -206,7 +246,7 @@ def validate(
     names = [str(p) for p in logs or []]
     listed = None if from_list is None else str(from_list)
     _check_inputs(names, listed, jobs, dask)
-    extra, opts = _profile(profile), _json_object("--options", options)
+    extra, opts = _profile(profile), _game_options(options)
     pages = _ReplayPages(html, extra, opts) if html else None
     report = ValidateReport(fmt.value, at=at, strict=strict, quiet=quiet)
     if readings is None:  # on by default for one log read in text
@@ -318,6 +358,8 @@ class _ReplayPages:
     def __init__(self, folder: Path, profile: dict[str, Any], options: dict[str, Any]) -> None:
         from rules_oracle import ReplayPages
 
+        if folder.exists() and not folder.is_dir():
+            _usage(f"--html {folder} is a file: name a folder for the pages")
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -357,8 +399,11 @@ def replay(
     with the verdict highlighted at its event. Exit code as validate / scenarios."""
     from rules_oracle import ReplayPages, describe
 
+    if source.is_dir():
+        _usage(f"{source} is a folder: name a log (*.jsonl) or a scenario (*.yaml)")
     if not source.is_file():
         _usage(f"no such file: {source}")
+    _output_file(output, "--output")
     pages = ReplayPages(_profile(profile))
     if source.suffix in (".yaml", ".yml"):
         page, result = pages.scenario_page(source)
@@ -387,6 +432,8 @@ def _check_inputs(names: list[str], listed: str | None, jobs: int, dask: str | N
     for name in [*names, *([listed] if listed and listed != "-" else [])]:
         if name != "-" and not Path(name).exists():
             _usage(f"no such file or folder: {name}")
+    if listed and listed != "-" and Path(listed).is_dir():
+        _usage(f"--from-list {listed} is a folder: give a file of log paths, one a line")
     if dask is not None:
         from importlib.util import find_spec
 

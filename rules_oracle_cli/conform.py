@@ -132,6 +132,8 @@ def nothing_to_run(run: Conformance) -> str | None:
     games = s.games if {"playout", "probes", "engine"} & set(s.parts) else 0
     if games or "scenarios" in s.parts and run.scenario_files():
         return None
+    if {"perft", "chance"} & set(s.parts):  # the perft suite; chance plays its own games
+        return None
     if "scenarios" in s.parts:
         where = s.scenarios_dir or "the bundled suite"
         return f"nothing to run: --games {s.games} and no {s.game} scenario in {where}"

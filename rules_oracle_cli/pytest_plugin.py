@@ -215,9 +215,11 @@ class ConformItem(pytest.Item):
             pytest.xfail("known (baseline): " + "; ".join(f.kind for f in hard))
 
     def check_stale(self, state: _Session) -> None:
+        from rules_oracle.conformance import entry_text
+
         stale = [e for i, e in enumerate(state.baseline) if i not in state.used]
         if stale:
-            lines = [f"stale baseline entry (it no longer fails): {e}" for e in stale]
+            lines = [f"stale baseline entry (it no longer fails): {entry_text(e)}" for e in stale]
             raise ConformFailure(lines, [])
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:

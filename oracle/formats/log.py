@@ -241,7 +241,8 @@ def strict_json(text: str) -> Any:
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise NotJSON(f"not JSON: {exc.msg} at column {exc.colno}") from exc
+        # Some of Python's messages end in " at" ("Unterminated string starting at").
+        raise NotJSON(f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}") from exc
     except _NotStrictJSON as exc:
         raise NotJSON(f"not strict JSON: {exc}") from exc
     except RecursionError as exc:

@@ -24,7 +24,7 @@ from oracle.games import GameCache
 from oracle.html import milestones, municipium, palmyra, pillars
 from oracle.replay import Verdict, validate_log
 from oracle.report import scenario_text, verdict_text
-from oracle.report_text import STATUS_WORDS, basis_text
+from oracle.report_text import STATUS_WORDS, basis_text, legal_groups, legal_heading
 from oracle.rulebook import find_rule
 from oracle.scenarios import ScenarioResult, run_scenario
 from reference.core.game import Game
@@ -183,6 +183,14 @@ def _verdict_data(verdict: Verdict) -> dict[str, Any]:
     for divergence in data["divergences"]:
         divergence["trail"] = [_trail_step(cause) for cause in divergence["causes"]]
     data["legal_words"] = [_event_words(event) for event in verdict.legal]
+    # Several players' pending decisions are shown each under its player, as the report does.
+    data["legal_heading"] = legal_heading(verdict)
+    groups = legal_groups(verdict)
+    if len(groups) > 1 or data["legal_heading"] == "legal there":
+        data["legal_groups"] = [
+            {"player": player or "chance", "events": [(e, _event_words(e)) for e in events]}
+            for player, events in groups
+        ]
     return data
 
 
@@ -198,12 +206,13 @@ def _event_words(event: dict[str, Any]) -> str:
     return " ".join(str(part) for part in parts if part not in (None, ""))
 
 
-_AT_EVENT = re.compile(r" at event (\d+)$")
+_AT_EVENT = re.compile(r" at event (\d+)(?=:|$)")
 
 
 def _trail_step(cause: str) -> dict[str, Any]:
-    """One change of a divergent value (``+5 PIL-CARDS-07 (Wool mill) at event 30``, as
-    ``oracle.explain`` words it) with the event it names, for a link to that event."""
+    """One change of a divergent value (``+5 PIL-CARDS-07 (Wool mill) at event 30``, or
+    ``-7 PIL-BUILD-02 (...) at event 9: cost 7: the cost marker`` with what the rule gave,
+    as ``oracle.explain`` words it) with the event it names, for a link to that event."""
     found = _AT_EVENT.search(cause)
     return {"text": cause, "event": int(found.group(1)) if found else None}
 

@@ -107,6 +107,8 @@ def load_profile_file(path: Path) -> dict[str, Any]:
         if path.stat().st_size > MAX_PROFILE_BYTES:
             raise BadOptions(f"{path}: profile larger than {MAX_PROFILE_BYTES} bytes")
         raw = yamlfile.load(path.read_text(encoding="utf-8"))
+    except IsADirectoryError as exc:
+        raise BadOptions(f"{path}: a folder, not a profile file (YAML/JSON)") from exc
     except OSError as exc:
         raise BadOptions(f"{path}: cannot read profile: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:

@@ -22,7 +22,7 @@ from typing_extensions import TypeVar
 
 from reference.core.catalogue import Catalogue
 from reference.core.datafile import DataSet
-from reference.core.errors import EngineInvariantError, RuleViolation
+from reference.core.errors import BadOptions, EngineInvariantError, RuleViolation
 
 CHANCE = "chance"
 """What ``to_act`` returns when the next event is a chance outcome, not a player's choice."""
@@ -174,6 +174,23 @@ def check_actor(
             who = ", ".join(pending)
             raise RuleViolation(rule_id, f"{who} are to act (in any order), not {player}")
         raise RuleViolation(rule_id, f"{actor} is to act, not {player}")
+
+
+def unsound_setup(game: Game) -> str | None:
+    """Why the standard setup breaks the game's own invariants at some player count, or
+    None: a bounded check (one setup per count) that a rule set's data can make a sound
+    game at all, run when a profile replaces data (the shipped data is checked by tests).
+    A count the data cannot set up at all (BadOptions: too few tiles for five kits) is
+    left to whoever asks for it: a profile may be meant for fewer players."""
+    for count in range(game.min_players, game.max_players + 1):
+        try:
+            state = game.new_game([f"p{i}" for i in range(count)])
+        except BadOptions:
+            continue
+        failures = game.invariant_failures(state)
+        if failures:
+            return f"the setup for {count} players is unsound: {'; '.join(failures)}"
+    return None
 
 
 _NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + "_-")

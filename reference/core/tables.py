@@ -129,12 +129,19 @@ def wholes(
     )
 
 
-def names(key: str, value: object, allowed: Collection[str] | None = None) -> tuple[str, ...]:
-    """A list of names (each one of ``allowed`` when given)."""
+def names(
+    key: str, value: object, allowed: Collection[str] | None = None, distinct: bool = False
+) -> tuple[str, ...]:
+    """A list of names (each one of ``allowed`` when given; each once when ``distinct``)."""
     raw = items(key, value)
     if allowed is None:
-        return tuple(text(f"{key}[{i}]", v) for i, v in enumerate(raw))
-    return tuple(choice(f"{key}[{i}]", v, allowed) for i, v in enumerate(raw))
+        found = tuple(text(f"{key}[{i}]", v) for i, v in enumerate(raw))
+    else:
+        found = tuple(choice(f"{key}[{i}]", v, allowed) for i, v in enumerate(raw))
+    if distinct and len(set(found)) != len(found):
+        twice = sorted({name for name in found if found.count(name) > 1})
+        raise bad(key, f"each name once ({', '.join(twice)} more than once)", value)
+    return found
 
 
 def counts(

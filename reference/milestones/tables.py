@@ -9,7 +9,7 @@ import attrs
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
 from reference.milestones.board import MapGeometry, parse_map
-from reference.milestones.names import ITEMS, KINDS, PIECES
+from reference.milestones.names import GOODS, ITEMS, KINDS, PIECES
 
 if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
     from reference.core.trace import Recorder
@@ -140,6 +140,21 @@ def read_tables(data: DataSet) -> Tables:
         bonus_tiles=bonus,
         geometry=geometry,
     )
+    # MIL-COMP-02, MIL-SUPPLY-01: goods come only from the supply's cubes, so a cost asking
+    # more of one good than the game has cubes of it can never be paid (no cubes at all: no
+    # road, house, marketplace or flour, and so no game that ends by its points).
+    dearest = max(
+        (
+            (n, name)
+            for name, cost in (*tables.costs.items(), ("worker_tile", tables.worker_tile_cost))
+            for good, n in cost.items()
+            if good in GOODS
+        ),
+        default=(1, "any good"),
+    )
+    if tables.cubes_per_good < max(1, dearest[0]):
+        expected = f"at least {max(1, dearest[0])} (the most of one good a cost asks: {dearest[1]})"
+        raise tb.bad("supply.cubes_per_good", expected, tables.cubes_per_good)
     if tables.pieces["marketplaces"] < 1:
         raise tb.bad("supply.marketplaces", "at least 1 (the start marketplace)", 0)
     if tables.start_coins * 4 > tables.coins:

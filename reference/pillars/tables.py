@@ -241,7 +241,8 @@ def read_tables(data: DataSet) -> Tables:
         cid: _resource_card(f"cards.resource_cards.{cid}", spec)
         for cid, spec in tb.mapping("cards.resource_cards", v("cards.resource_cards")).items()
     }
-    starting = tb.names("setup.starting_craftsmen", v("setup.starting_craftsmen"))
+    # PIL-SETUP-02: each player starts with one card of each starting craftsman (three).
+    starting = tb.names("setup.starting_craftsmen", v("setup.starting_craftsmen"), distinct=True)
     craftsmen: dict[str, Craftsman] = {}
     for i, cid in enumerate(starting):
         if f"craftsmen.{cid}" not in data.entries:

@@ -126,7 +126,7 @@ def test_a_one_log_validate_imports_little_beyond_the_bare_replay(tmp_path: Path
     extra = imported("rules_oracle_cli", "validate", log) - imported(str(bare), log)
     ours = {m for m in extra if m.split(".")[0] in PROJECT}
     # the CLI, the corpus reader, the text report, the progress bar (rich only when shown),
-    # the public errors
+    # the public errors and the check of the arguments' types
     assert ours <= {
         "rules_oracle_cli",
         "rules_oracle_cli.__main__",
@@ -136,6 +136,7 @@ def test_a_one_log_validate_imports_little_beyond_the_bare_replay(tmp_path: Path
         "oracle.progress",
         "oracle.report_text",
         "rules_oracle",
+        "rules_oracle._args",
         "rules_oracle._corpus",
         "rules_oracle._errors",
         "rules_oracle._reports",

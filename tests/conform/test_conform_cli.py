@@ -75,7 +75,8 @@ def test_a_written_baseline_passes_and_a_stale_entry_fails(tmp_path: Path) -> No
     assert result.stdout.splitlines()[0].startswith("KNOWN playout state")
     result = conform(adapter(GAME), "--baseline", str(known))  # fixed: the entry is stale
     assert result.exit_code == 1
-    assert "STALE baseline entry" in result.stdout
+    stale = [line for line in result.stdout.splitlines() if line.startswith("STALE")]
+    assert stale == ["STALE baseline entry no longer fails: kind: state, path: bank"]
 
 
 def test_save_writes_the_findings_log_and_scenario_and_says_where(tmp_path: Path) -> None:

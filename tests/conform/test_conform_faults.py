@@ -85,6 +85,8 @@ def test_refusing_a_legal_event_shrinks_to_its_first_occurrence(tmp_path: Path) 
     f = only(run("--refuse", "end_action"))
     assert f.kind == "refused_legal"
     assert f.probe is not None and f.probe["type"] == "end_action"
+    # the adapter refuses with "rule": null: said in words, never as None
+    assert "refused a legal event: a rule it did not name: not today" in f.message
     # no end_action before the one refused: the prefix is no longer than needed
     assert all(e["type"] != "end_action" for e in f.events)
     log = tmp_path / "case.jsonl"

@@ -28,9 +28,15 @@ RULE_ID = re.compile(r"^(CORE|[A-Z]{3})-[A-Z0-9]+(-[A-Za-z0-9]+)*$")
 HANDLER_TABLES = ("HANDLERS", "_HANDLERS")
 
 
+EXPLAINING = frozenset({"why_not", "why_to_act", "owes", "_why_not_added"})
+"""The shell's explanations of a refusal already made (why this player is not asked, what
+is owed): the ids they name say why, they refuse nothing, so they are not followed."""
+
+
 def _own(obj: Any, game: str) -> bool:
     module = getattr(obj, "__module__", "") or ""
-    return module.startswith((f"reference.{game}", "reference.core"))
+    name = getattr(obj, "__name__", "")
+    return module.startswith((f"reference.{game}", "reference.core")) and name not in EXPLAINING
 
 
 @cache
@@ -114,7 +120,8 @@ def _literals_and_calls(func: FunctionType, rules: Any) -> Iterator[tuple[str, A
             if isinstance(owner, ModuleType) or owner is rules:
                 value = getattr(owner, node.attr, None)
                 if isinstance(value, str) and RULE_ID.match(value):
-                    yield "id", value
+                    if not isinstance(parents.get(node), ast.Compare):  # compared: no refusal
+                        yield "id", value
                 elif callable(value):
                     yield "call", value
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_issue_examples import SETUP, played, validate_json, write_log
+from bad_input import SETUP, played, validate_json, write_log
 from typer.testing import CliRunner
 
 from reference.registry import make_game

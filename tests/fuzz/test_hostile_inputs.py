@@ -268,3 +268,136 @@ def test_a_version_that_is_not_the_number_1_is_malformed(tmp_path: Path, version
 def test_hello_with_a_protocol_that_is_not_the_number_1_is_refused(protocol: Any) -> None:
     code, answers = serve_answers([{"op": "hello", "protocol": protocol}])
     assert code == 0 and answers[0]["ok"] is False and "unknown (known: 1)" in answers[0]["error"]
+
+
+# --- profiles that make the game impossible --------------------------------------------------
+
+DUPLICATE_CRAFTSMEN = {"setup.starting_craftsmen": ["woodworker", "woodworker", "mortar_mixer"]}
+NO_GOODS = {"supply.cubes_per_good": 0}
+
+
+def play_with(tmp_path: Path, game: str, profile: dict[str, Any], how: str) -> Any:
+    """``play`` given ``profile`` as a --profile file or inside --options."""
+    args = ["play", "--game", game, "--players", "2"]
+    if how == "file":
+        path = tmp_path / "profile.json"
+        path.write_text(json.dumps(profile), encoding="utf-8")
+        return runner.invoke(app, [*args, "--profile", str(path)])
+    return runner.invoke(app, [*args, "--options", json.dumps({"profile": profile})])
+
+
+@pytest.mark.parametrize("how", ["file", "options"])
+@pytest.mark.parametrize(
+    ("game", "profile", "said"),
+    [
+        # PIL-SETUP-02: one card of each starting craftsman; twice the same is no setup.
+        (
+            "pillars",
+            DUPLICATE_CRAFTSMEN,
+            "data key setup.starting_craftsmen: expected each name once (woodworker more",
+        ),
+        # MIL-COMP-02: goods come from the cubes; with none, nothing can ever be built
+        # (a marketplace asks 2 stone: fewer than 2 stone cubes and it is never paid).
+        (
+            "milestones",
+            NO_GOODS,
+            "data key supply.cubes_per_good: expected at least 2 (the most of one good a "
+            "cost asks: marketplace), got 0",
+        ),
+    ],
+)
+def test_a_profile_that_makes_the_game_impossible_is_a_usage_error(
+    tmp_path: Path, game: str, profile: dict[str, Any], said: str, how: str
+) -> None:
+    result = play_with(tmp_path, game, profile, how)
+    assert result.exit_code == 2, (result.stdout[:200], result.exception)
+    assert result.stdout == ""
+    assert said in result.stderr and "internal error" not in result.stderr
+
+
+def test_such_a_profile_is_refused_when_the_rules_are_made() -> None:
+    import rules_oracle
+
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("pillars", DUPLICATE_CRAFTSMEN, "setup.starting_craftsmen"),
+        ("milestones", NO_GOODS, "supply.cubes_per_good"),
+    ]
+    for game, profile, key in cases:
+        with pytest.raises(rules_oracle.BadOptions, match=key):
+            rules_oracle.load(game, profile=profile)
+
+
+def test_a_setup_the_invariants_call_unsound_refuses_the_profile() -> None:
+    """The general check behind the tables' own: every player count is set up once and its
+    invariants asked; a count the data cannot set up at all is left to whoever asks."""
+    from reference.core.errors import BadOptions
+    from reference.core.game import unsound_setup
+
+    real = make_game("municipium", {})
+
+    class Unsound:
+        min_players, max_players = 2, 4
+
+        def new_game(self, players: list[str]) -> Any:
+            if len(players) == 2:
+                raise BadOptions("not for two")
+            return real.new_game(players)
+
+        def invariant_failures(self, state: Any) -> list[str]:
+            return ["a citizen twice"] if len(state.players) == 4 else []
+
+    problem = unsound_setup(Unsound())  # type: ignore[arg-type]
+    assert problem == "the setup for 4 players is unsound: a citizen twice"
+    assert unsound_setup(real) is None
+
+
+@pytest.mark.parametrize(
+    ("game", "key", "value"),
+    [
+        # Milestones: every worker covered at the Castle (MIL-CASTLE-03 with "more than 0"),
+        # and nothing kept from one turn to the next (MIL-CASTLE-02 with "at most 0").
+        ("milestones", "castle.cover_if_workers_over", 0),
+        ("milestones", "castle.keep_max", 0),
+        # Municipium: a common deck of the one card that sends the prefect to the tavern.
+        ("municipium", "cards.common_cards", "first card only"),
+    ],
+)
+def test_a_profile_under_which_no_seeded_game_ends_is_found(
+    game: str, key: str, value: Any
+) -> None:
+    from oracle.play import unending
+
+    if value == "first card only":
+        value = make_game(game, {}).data.value(key)[:1]
+    rules = make_game(game, {"profile": {key: value}})
+    # A shipped game ends within 3,000 events (seeded play, every count); 20,000 is ample.
+    problem = unending(rules, budget=20_000)
+    assert problem is not None and problem.endswith("has not ended after 20000 events")
+    assert unending(make_game(game, {}), budget=20_000) is None
+
+
+@pytest.mark.slow
+def test_play_refuses_a_profile_under_which_no_game_ends(tmp_path: Path) -> None:
+    result = play_with(tmp_path, "milestones", {"castle.cover_if_workers_over": 0}, "file")
+    assert result.exit_code == 2, (result.stdout[:200], result.exception)
+    assert (
+        "milestones: profile (castle.cover_if_workers_over): a game of 2 players (seed 0) "
+        "has not ended after 200000 events: a profile must let the game end"
+    ) in result.stderr
+
+
+def test_play_without_end_under_a_profile_is_the_profile_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the check (another seed may still run on), ``play`` ends the endless game as
+    the profile's, naming its keys; with no profile it stays our bug."""
+    import oracle.play
+    from reference.core.errors import BadOptions, EngineInvariantError
+
+    monkeypatch.setattr(oracle.play, "MAX_EVENTS", 30)
+    profile = {"setup.start_vp": 2}
+    game = make_game("pillars", {"profile": profile})
+    with pytest.raises(BadOptions, match=r"^profile \(setup.start_vp\): no end after 30 events"):
+        list(play_lines(game, PLAYER_NAMES[:2], 0, {"profile": profile}))
+    with pytest.raises(EngineInvariantError, match="no end after 30 events"):
+        list(play_lines(make_game("pillars", {}), PLAYER_NAMES[:2], 0, {}))

@@ -78,11 +78,13 @@ def test_the_pages_session_is_what_serve_answers() -> None:
 
 def test_the_session_shows_the_points_an_implementer_asks_about() -> None:
     answers = {i: json.loads(line[2:]) for i, line in enumerate(session_lines()[1::2])}
-    assert answers[5]["illegal"] and answers[5]["rule"] == "MUN-TURN-01"  # out of turn
+    # each family places its first member in any of the seven institutions: 7 x 7
+    assert answers[4]["count"] == 7 * 7
+    assert answers[6]["illegal"] and answers[6]["rule"] == "MUN-TURN-01"  # out of turn
     # unreadable, though out of turn too: read before any rule, a failure not a refusal
-    assert "error" in answers[6] and "not an institution" in answers[6]["error"]
-    assert "error" in answers[7] and "not in this game" in answers[7]["error"]  # no such player
-    assert "error" in answers[8] and "unknown event type" in answers[8]["error"]
+    assert "error" in answers[7] and "not an institution" in answers[7]["error"]
+    assert "error" in answers[8] and "not in this game" in answers[8]["error"]  # no such player
+    assert "error" in answers[9] and "unknown event type" in answers[9]["error"]
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

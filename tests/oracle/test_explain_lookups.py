@@ -1,0 +1,36 @@
+"""explain takes a rule id in any case and suggests close ones; explain and coverage take
+scenario paths as scenarios does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rules_oracle_cli.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+FORMATS = (ROOT / "docs" / "formats.md").read_text()
+runner = CliRunner()
+MARKET = ROOT / "scenarios" / "pillars" / "PIL-MARKET-04-metal-is-never-bought.yaml"
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_explain_any_case_and_suggestions() -> None:
+    code, out, _ = invoke("explain", "pil-market-04")
+    assert code == 0 and out.startswith("PIL-MARKET-04 (pillars)")
+    code, _, err = invoke("explain", "PIL-MARKT-04")
+    assert code == 2 and "did you mean PIL-MARKET-04" in err
+
+
+def test_explain_and_coverage_take_scenario_paths_like_scenarios() -> None:
+    code, out, _ = invoke("explain", "PIL-MARKET-04", str(MARKET))
+    assert code == 0 and out.rstrip().endswith("scenarios: PIL-MARKET-04-metal-is-never-bought")
+    code, out, _ = invoke("coverage", str(MARKET), "--game", "pillars", "--format", "json")
+    assert json.loads(out)["pillars"]["PIL-MARKET-04"] == ["PIL-MARKET-04-metal-is-never-bought"]
