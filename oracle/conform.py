@@ -31,7 +31,7 @@ from typing import Any, NoReturn
 import attrs
 
 from oracle.coverage import Coverage
-from oracle.findings import Finding, Report, Settings
+from oracle.findings import REFUSED_KINDS, Finding, Report, Settings
 from oracle.formats.converter import json_equal
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
@@ -288,7 +288,7 @@ class Conformance:
                 )
                 self.budget.spend(time.monotonic() - began)
                 if smaller is not finding:  # named afresh from its own (shrunk) case
-                    smaller = self.named(attrs.evolve(smaller, case=finding.case, rule_reason=None))
+                    smaller = self.named(_unnamed(attrs.evolve(smaller, case=finding.case)))
                 self.report.findings[i] = _with_files(self, finding, smaller)
         finally:
             self.replaying = False
@@ -725,6 +725,13 @@ _OK_VALUES = b'{"ok": true, "values": '
 _OK_EVENTS = b'{"ok": true, "events": '
 """How ``serve`` begins its answers to ``state`` and ``legal`` (json.dumps of the response):
 an engine that writes our answer in these very bytes needs no decoding and no comparison."""
+
+
+def _unnamed(finding: Finding) -> Finding:
+    """The finding without what provenance named: the rule ours refused an event by (part
+    of what shows) stays."""
+    rule = finding.rule if finding.kind in REFUSED_KINDS else None
+    return attrs.evolve(finding, rule=rule, rule_reason=None)
 
 
 def random_probes(ref: LocalEngine, pool: Pool, rng: random.Random) -> list[dict[str, Any]]:

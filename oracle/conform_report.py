@@ -35,7 +35,7 @@ def finding_line(report: Report, f: Finding) -> str:
     """One line: status, part, kind, where, what (and the shrink)."""
     where = [f.case] if f.case else []
     if f.given is not None:
-        where.append(f"from a given position, after {len(f.steps)} steps")
+        where.append(f"from a given position, after {len(f.events)} steps")
     elif f.event_index is not None:
         where.append(f"after {f.event_index} events")
     if f.scenario_id and f.scenario_id != f.case:

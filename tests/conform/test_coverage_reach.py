@@ -73,6 +73,22 @@ def test_a_bug_when_the_bank_runs_dry_is_found_by_play_outs_alone(tmp_path: Path
     assert Conformance(on_broken).run().counts.scenarios_failed == 1
 
 
+@pytest.mark.parametrize("unshrunk", [{"shrink": False}, {"shrink_seconds": 0.0}])
+def test_a_finding_from_a_start_is_named_from_its_written_position_unshrunk(
+    unshrunk: dict[str, object],
+) -> None:
+    report = Conformance(bank_dry_settings(**unshrunk)).run()
+    (finding,) = report.failing()
+    # the game as found: the rare end's position, then the events played from it; ours
+    # replays them from that position to name the rule that ended its game
+    assert finding.given is not None and finding.given["bank"] == 1
+    assert finding.shrink in (None, "not shrunk: the shrink budget is spent")
+    assert len(finding.events) > 1 and finding.rule == "PAL-END-02"
+    assert finding.rule_reason is not None and "the bank is empty" in finding.rule_reason
+    assert finding.log is None  # a log cannot set values by path
+    assert finding.scenario is not None and "bank: 1" in finding.scenario
+
+
 def test_random_play_outs_alone_do_not_reach_the_bank_running_dry() -> None:
     report = Conformance(bank_dry_settings(reach=False)).run()
     assert report.passed(), [f.message for f in report.findings]
