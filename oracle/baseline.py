@@ -84,14 +84,17 @@ def apply_baseline(report: Report, entries: list[dict[str, str]]) -> None:
 
 
 def entry_for(finding: Finding) -> dict[str, str]:
-    """The baseline entry that covers a finding."""
+    """The baseline entry that covers a finding: what shows, its signature (kind, path, the
+    rule ours refused by); the rule provenance names for a value, a turn or a result
+    explains the finding and is left out, as it is of the signature."""
     if finding.scenario_id is not None:
         return {"scenario": finding.scenario_id}
-    entry = {"kind": finding.kind}
-    if finding.rule is not None:
-        entry["rule"] = finding.rule
-    if finding.path is not None:
-        entry["path"] = finding.path
+    kind, path, rule = finding.signature()
+    entry = {"kind": kind}
+    if rule is not None:
+        entry["rule"] = rule
+    if path is not None:
+        entry["path"] = path
     return entry
 
 

@@ -9,10 +9,15 @@ Four parts (docs/conformance.md):
   scenarios every scenario file the engine can run (oracle.scenarios, one runner);
   engine    with ``next``, the engine plays its own games, each event validated live.
 
-The first hard disagreement ends a game. Once every game is played its findings are shrunk
-(oracle.shrink: by position with ``set_state``, else by prefix) within one budget for the run,
-the first finding of each signature first, and each gets its ready-to-commit files.
-A fault of the engine under test is a finding; the engine is restarted for the next game.
+Every game on both engines begins at a ``Start`` (oracle.starts): a play-out and an engine
+game at the setup; the play-outs that reach on purpose (oracle.reach) at a scenario's position
+or near a rare end, written as values on the setup; a shrink's replays at a shorter prefix or
+a written position. The first hard disagreement ends a game. Once every game is played its
+findings are shrunk (oracle.shrink: by position with ``set_state``, else by prefix) within
+one budget for the run, the first finding of each signature first, and each gets its
+ready-to-commit files. A fault of the engine under test is a finding; the engine is
+restarted for the next game. The rule coverage (oracle.coverage) counts the run's own games,
+never a shrink's replays.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from typing import Any, NoReturn
 
 import attrs
 
-from oracle.findings import Finding, Report, Settings
+from oracle.coverage import Coverage
+from oracle.findings import REFUSED_KINDS, Finding, Report, Settings
 from oracle.formats.converter import json_equal
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
 from oracle.games import GameCache
@@ -34,11 +40,13 @@ from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
 from oracle.provenance import name_rule
+from oracle.reach import Reach
 from oracle.refengine import LocalEngine
 from oracle.reproduce import case_id, log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
-from oracle.shrink import Chooser, Start
+from oracle.shrink import Chooser, Prober
 from oracle.shrink_run import ShrinkBudget, shrink, shrink_order
+from oracle.starts import Start, index_in_legal
 
 PROBE_CHANCE = 0.05
 """The share of positions along a play-out where refused events are sent."""
@@ -78,12 +86,20 @@ class Conformance:
         """Indexes into the report's findings still to be shrunk and given their files."""
         self.case_ids: set[str] = set()
         self.replaying = False
-        """True while a shrink replays a case: what it finds is not the run's own."""
+        """True while a shrink replays a case: what it finds is not the run's own, and the
+        rule coverage counts nothing of it."""
+        self.coverage = Coverage(settings, self.games)  # rule coverage (oracle/coverage.py)
+        self.reach = Reach(settings, self.games, self.coverage)  # oracle/reach.py
 
     @property
     def capabilities(self) -> frozenset[str]:
         """What the engine under test said it can do (after ``connect``)."""
         return self.remote.capabilities
+
+    @property
+    def counting(self) -> Coverage | None:
+        """The rule coverage to count a game's steps in: None while a shrink replays."""
+        return None if self.replaying else self.coverage
 
     # --- the session -------------------------------------------------------------------
 
@@ -96,6 +112,7 @@ class Conformance:
             self.finish_findings()
         finally:
             self.process.close()
+            self.coverage.finish(self.report)
             self.report.seconds = time.monotonic() - started
         return self.report
 
@@ -133,6 +150,7 @@ class Conformance:
                 self.playout_game(k)  # the probes are sent along the play-outs
         if "scenarios" in s.parts and self.ensure_running():
             self.run_scenarios()
+        self.reach.run(self)  # play-outs from rare ends and scenario positions
         if "engine" in s.parts and "next" in self.remote.capabilities:
             for k in range(s.games):
                 if self.ensure_running():
@@ -161,6 +179,7 @@ class Conformance:
 
     def found(self, finding: Finding) -> None:
         """Record a game's hard finding, to be shrunk and given its files (``finish``)."""
+        finding = attrs.evolve(finding, case=finding.case or self._case)
         finding = attrs.evolve(finding, case_id=self.unique_id(finding))
         self.add(finding)
         self.pending.append(len(self.report.findings) - 1)
@@ -224,13 +243,27 @@ class Conformance:
 
     def playout_game(self, k: int) -> None:
         start = self.playout_start(k)
-        probe_rng = random.Random((start.seed or 0) + 1_000_003)
         self.report.counts.games += 1
         self.begin("playout", self.case_name("playout", k, start))
-        with_probes = "probes" in self.settings.parts
-        chooser = self.playout_chooser(start)
-        finding = self.play(start, chooser, probe_rng if with_probes else None)
+        finding = self.play(start, self.playout_chooser(start), self.probe_rng(start))
         if finding is not None:
+            self.found(finding)
+
+    def probe_rng(self, start: Start) -> random.Random | None:
+        """The generator of a play-out's probes (None without the part ``probes``)."""
+        if "probes" not in self.settings.parts:
+            return None
+        return random.Random((start.seed or 0) + 1_000_003)
+
+    def play_from(self, start: Start, name: str, chooser: Chooser, prober: Prober) -> None:
+        """A play-out that reaches on purpose (oracle.reach): from ``start``, test case
+        ``name``, choosing with ``chooser``, probing with ``prober``. Its finding is shrunk
+        and written as any play-out's, unless the run has one of the same signature
+        already: these play-outs are there to find what the others did not."""
+        self.report.counts.games += 1
+        self.begin("playout", name)
+        finding = self.play(start, chooser, self.probe_rng(start), prober=prober)
+        if finding is not None and not any(finding.same_kind(f) for f in self.report.findings):
             self.found(finding)
 
     def finish_findings(self) -> None:
@@ -255,7 +288,7 @@ class Conformance:
                 )
                 self.budget.spend(time.monotonic() - began)
                 if smaller is not finding:  # named afresh from its own (shrunk) case
-                    smaller = self.named(attrs.evolve(smaller, rule_reason=None))
+                    smaller = self.named(_unnamed(attrs.evolve(smaller, case=finding.case)))
                 self.report.findings[i] = _with_files(self, finding, smaller)
         finally:
             self.replaying = False
@@ -269,19 +302,26 @@ class Conformance:
         chooser: Chooser,
         probe_rng: random.Random | None = None,
         final_probe: dict[str, Any] | None = None,
+        prober: Prober | None = None,
     ) -> Finding | None:
-        """One game on both engines from ``start``: the first hard finding, or None. Soft
-        findings are added as found. ``chooser`` picks each event (None stops the game);
-        with ``final_probe`` (shrinking a probe finding) that event is sent at the end."""
+        """One game on both engines from ``start``: its values set, its steps played (one
+        ours refuses is sent as a probe and ends them), then the chooser's events; the first
+        hard finding, or None. Soft findings are added as found. ``chooser`` picks each event
+        (None stops the game); with ``probe_rng`` events ours refuses are sent along the way
+        (``prober`` says which, where: by default a few fuzzed ones at a share
+        ``PROBE_CHANCE`` of the positions); with ``final_probe`` (shrinking a probe finding)
+        that event is sent at the end."""
         ref = LocalEngine(games=self.games)
         ref.new_game(self.settings.game, start.players, start.options)
         if start.given is not None:
-            ref.set_state(start.given)  # the shrink has checked our engine takes it
+            ref.set_state(start.given)  # whoever made the start checked our engine takes it
         game = _Game(self, ref, start)
+        probes = prober or random_probes
         try:
             if not self.ensure_running():
                 return None
             game.start()
+            game.play_steps(start.steps)
             pool = new_pool()
             while True:
                 _, over = ref.to_act()
@@ -289,8 +329,8 @@ class Conformance:
                     break
                 if probe_rng is not None:
                     ref.remember_fields(pool)
-                    if probe_rng.random() < PROBE_CHANCE:
-                        game.probe_here(pool, probe_rng)
+                    for event in probes(ref, pool, probe_rng):
+                        game.send_probe(event)
                 choice = chooser(ref, len(game.events))
                 if choice is None:
                     break
@@ -361,6 +401,7 @@ class Conformance:
         if result.status == "skipped":
             counts.scenarios_skipped += 1
             return
+        self.coverage.scenario(path)
         for note in result.notes:
             self.add(Finding("scenarios", "rule_id", note, scenario_id=result.id, soft=True))
         if result.status == "pass":
@@ -401,14 +442,6 @@ class Conformance:
         finally:
             self.process.settle()
 
-    def rule_of(self, finding: Finding, ref: LocalEngine) -> Finding:
-        """The finding with the rule that decides it. A refusal names its rule where it is
-        found (ours, from the reference's verdict); the rule of a state, legal, to_act or
-        result finding comes from the reference's provenance, filled in here (``ref`` is
-        our engine at the position where it shows)."""
-        del ref
-        return finding
-
 
 class _Game:
     """One game played on both engines at once: steps, checks, probes."""
@@ -444,7 +477,7 @@ class _Game:
         }
 
     def stop(self, kind: str, message: str, part: str | None = None, **more: Any) -> NoReturn:
-        """End the game with a hard finding (its rule filled in by ``rule_of``)."""
+        """End the game with a hard finding."""
         finding = Finding(
             part or self.part,
             kind,
@@ -458,14 +491,35 @@ class _Game:
             **self.where(),
             **more,
         )
-        raise _Stop(self.run.rule_of(finding, self.ref))
+        raise _Stop(finding)  # its rule is named as it is added (oracle.provenance)
 
     def start(self) -> None:
         start = self.start_at
         self.remote.new_game(self.run.settings.game, self.players, start.options)
         if start.given is not None:
             self.remote.set_state(start.given)
+        coverage = self.run.counting
+        if coverage is not None:
+            coverage.setup(self.ref, self.players, self.part)
         self.compare()
+
+    def play_steps(self, steps: tuple[dict[str, Any], ...]) -> None:
+        """A start's steps, in order, until the game ends; one ours refuses is sent as a
+        probe instead, and ends the steps (a scenario's illegal step)."""
+        for event in steps:
+            if self.ref.to_act()[1]:
+                return
+            if self.ref.probe(event) is not None:
+                self.send_probe(event)
+                return
+            self.step(index_in_legal(self.ref, event))
+
+    def apply_ours(self, event: dict[str, Any]) -> Refusal | None:
+        """Ours applies ``event``: the refusal, or None (counted by the rule coverage)."""
+        coverage = self.run.counting
+        if coverage is None:
+            return self.ref.apply(event)
+        return coverage.apply(self.ref, event, self.part)
 
     def step(self, choice: int) -> None:
         """Send our ``choice`` (an index into our legal list) to both engines.
@@ -477,7 +531,7 @@ class _Game:
         legal = self.ref.legal()
         index = choice % len(legal)
         event = legal[index]
-        if self.ref.apply(event) is not None:
+        if self.apply_ours(event) is not None:
             raise RuntimeError("our engine refused its own legal event")
         self.pending, self.pending_event = index, event
         self.remote.ask_apply(event)
@@ -496,7 +550,7 @@ class _Game:
         """Ask the engine for its own next event and validate it against ours."""
         event = self.remote.next()
         try:
-            refused = self.ref.apply(event)
+            refused = self.apply_ours(event)
         except EngineError as exc:
             self.stop("bad_event", f"the engine played a malformed event: {exc}", probe=event)
         if refused is not None:
@@ -591,16 +645,14 @@ class _Game:
                 message += f"; e.g. extra {extra[0]}"
             self.stop("legal", message, ours=missing, theirs=extra)
 
-    def probe_here(self, pool: Pool, rng: random.Random) -> None:
-        """Send a few events our engine refuses here; each must be refused, nothing changed."""
-        for event in self.ref.refused_probes(pool, rng, PROBE_CANDIDATES)[:PROBES_PER_POSITION]:
-            self.send_probe(event)
-
     def send_probe(self, event: dict[str, Any]) -> None:
         ours = self.ref.probe(event)
         if ours is None:
             return  # not refused by us here: no probe
         self.counts.probes += 1
+        coverage = self.run.counting
+        if coverage is not None:
+            coverage.refused(ours.rule, "probes")
         self.pending_event = event
         try:
             theirs = self.remote.apply(event)
@@ -659,6 +711,9 @@ class _Game:
         """At the end: the result, and (probing) one more event must be refused."""
         ours = self.ref.result()
         scores, winners = self.remote.result()
+        coverage = self.run.counting
+        if coverage is not None:
+            coverage.result(self.ref, self.part)
         if not json_equal(list(ours), [scores, winners]):
             message = f"result: ours {ours[0]} {ours[1]}, the engine's {scores} {winners}"
             self.stop("result", message, ours=list(ours), theirs=[scores, winners])
@@ -670,6 +725,21 @@ _OK_VALUES = b'{"ok": true, "values": '
 _OK_EVENTS = b'{"ok": true, "events": '
 """How ``serve`` begins its answers to ``state`` and ``legal`` (json.dumps of the response):
 an engine that writes our answer in these very bytes needs no decoding and no comparison."""
+
+
+def _unnamed(finding: Finding) -> Finding:
+    """The finding without what provenance named: the rule ours refused an event by (part
+    of what shows) stays."""
+    rule = finding.rule if finding.kind in REFUSED_KINDS else None
+    return attrs.evolve(finding, rule=rule, rule_reason=None)
+
+
+def random_probes(ref: LocalEngine, pool: Pool, rng: random.Random) -> list[dict[str, Any]]:
+    """A play-out's probes here: at a share ``PROBE_CHANCE`` of positions, a few fuzzed
+    events ours refuses (oracle.probes)."""
+    if rng.random() >= PROBE_CHANCE:
+        return []
+    return ref.refused_probes(pool, rng, PROBE_CANDIDATES)[:PROBES_PER_POSITION]
 
 
 def _same_json(ours: dict[str, Any], answered: dict[str, Any], written: str | None = None) -> bool:

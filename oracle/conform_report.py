@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from oracle.baseline import entry_text
+from oracle.coverage import coverage_json, coverage_properties, coverage_text
 from oracle.findings import Finding, Report
 from oracle.report import JunitCase, junit
 
@@ -34,7 +35,7 @@ def finding_line(report: Report, f: Finding) -> str:
     """One line: status, part, kind, where, what (and the shrink)."""
     where = [f.case] if f.case else []
     if f.given is not None:
-        where.append(f"from a given position, after {len(f.steps)} steps")
+        where.append(f"from a given position, after {len(f.events)} steps")
     elif f.event_index is not None:
         where.append(f"after {f.event_index} events")
     if f.scenario_id and f.scenario_id != f.case:
@@ -102,8 +103,11 @@ def checked_parts(report: Report) -> list[str]:
         played = len(report.option_settings)
         parts.append(f"option settings {played} of {report.option_matrix_size} played")
     if report.rules_exercised is not None:
-        exercised, total = report.rules_exercised
-        parts.append(f"rules exercised {exercised} of {total}")
+        coverage = report.rules_exercised
+        parts.append(
+            f"rules exercised {len(coverage.exercised())} of {len(coverage.rules)} "
+            f"({coverage.percent():.1f}%)"
+        )
     return parts
 
 
@@ -123,6 +127,8 @@ def report_text(report: Report) -> str:
     lines = [finding_text(report, f) for f in report.findings]
     lines += [f"chance: {name}" for part, name in report.cases if part == "chance" and ":" in name]
     lines += [f"STALE baseline entry no longer fails: {entry_text(e)}" for e in report.stale]
+    if report.rules_exercised is not None:
+        lines.append(coverage_text(report.rules_exercised))  # oracle/coverage.py
     lines.append(summary_line(report))
     return "\n".join(lines)
 
@@ -160,20 +166,15 @@ def report_json(report: Report) -> dict[str, Any]:
         },
         "counts": attrs.asdict(report.counts),
         "option_settings": report.option_settings,
-        "rules_exercised": _exercised(report),
+        "rules_exercised": (
+            None if report.rules_exercised is None else coverage_json(report.rules_exercised)
+        ),
         "cases": [{"part": p, "name": n} for p, n in report.cases],
         "findings": [finding_json(report, f) for f in report.findings],
         "stale": report.stale,
         "seconds": round(report.seconds, 3),
         "shrink_seconds": round(report.shrink_seconds, 3),
     }
-
-
-def _exercised(report: Report) -> dict[str, int] | None:
-    if report.rules_exercised is None:
-        return None
-    exercised, total = report.rules_exercised
-    return {"exercised": exercised, "catalogue": total}
 
 
 def report_properties(report: Report) -> dict[str, str]:
@@ -183,7 +184,7 @@ def report_properties(report: Report) -> dict[str, str]:
         properties["option_settings"] = f"{len(report.option_settings)}"
         properties["option_matrix"] = f"{report.option_matrix_size}"
     if report.rules_exercised is not None:
-        properties["rules_exercised"] = "{} of {}".format(*report.rules_exercised)
+        properties.update(coverage_properties(report.rules_exercised))  # oracle/coverage.py
     return properties
 
 
@@ -206,4 +207,10 @@ def report_junit(report: Report) -> str:
         cases.append(
             ("baseline", f"conform.{game}", "failure", "stale", f"stale: {entry_text(entry)}")
         )
+    coverage = report.rules_exercised
+    if coverage is not None and coverage.minimum is not None:  # --min-coverage: a case
+        failed = not coverage.passed()
+        text = coverage_text(coverage).splitlines()[-1] if failed else ""
+        element = "failure" if failed else None
+        cases.append(("rule-coverage", f"conform.{game}", element, "coverage", text))
     return junit(f"rules-oracle conform {game}", cases, report.seconds, report_properties(report))

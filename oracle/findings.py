@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 
+from reference.core.catalogue import Rule
+
 PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine", "perft", "chance")
 DEFAULT_PARTS: tuple[str, ...] = ("playout", "probes", "scenarios", "engine")
 """The parts a run without ``--part`` runs: ``perft`` (the longest) and ``chance``
@@ -40,6 +42,12 @@ class Settings:
 
     chance_draws: int = 4000
     """Part ``chance``: the engine's draws to count before its tests run."""
+    reach: bool = True
+    """Play on purpose towards rules random play leaves out: from rare ends and from the
+    positions of the bundled scenarios (oracle/reach.py)."""
+    min_coverage: float | None = None
+    """Fail the run when it exercises less than this share of the rules, in percent
+    (oracle/coverage.py)."""
 
 
 REFUSED_KINDS = frozenset({"accepted_illegal", "changed_by_refusal", "rule_id", "perft_extra"})
@@ -143,6 +151,49 @@ class Counts:
 
 
 @attrs.define
+class RuleCount:
+    """How often one rule was exercised, and by which parts of the run."""
+
+    accepted: int = 0
+    refused: int = 0
+    parts: set[str] = attrs.field(factory=set)
+
+
+@attrs.define
+class RuleCoverage:
+    """The rule coverage of one run: every catalogue rule's counts, in catalogue order
+    (oracle/coverage.py counts them; docs/conformance.md, "Rule coverage")."""
+
+    game: str
+    rules: tuple[Rule, ...]
+    unreachable: dict[str, str]
+    """Rules no play can exercise, with the reason (the game's coverage file)."""
+    counts: dict[str, RuleCount]
+    minimum: float | None = None
+    starts_played: int = 0
+    starts_skipped: int = 0
+    notes: list[str] = attrs.field(factory=list)
+    """What the run could not do to reach rules (e.g. no ``set_state``)."""
+
+    def exercised(self) -> list[str]:
+        """The catalogue rules accepted or refused at least once."""
+        return [r.id for r in self.rules if self.counts[r.id].accepted or self.counts[r.id].refused]
+
+    def not_exercised(self) -> list[str]:
+        """The catalogue rules never exercised (listed as unreachable or not)."""
+        done = set(self.exercised())
+        return [r.id for r in self.rules if r.id not in done]
+
+    def percent(self) -> float:
+        """The share of the catalogue exercised, in percent (100 for an empty catalogue)."""
+        return 100.0 * len(self.exercised()) / len(self.rules) if self.rules else 100.0
+
+    def passed(self) -> bool:
+        """Whether the share reaches ``--min-coverage`` (always, without one)."""
+        return self.minimum is None or self.percent() >= self.minimum
+
+
+@attrs.define
 class Report:
     """The outcome of a run; ``findings`` in the order found."""
 
@@ -161,9 +212,9 @@ class Report:
     """The game options each game was played with, once each, in the order first played."""
     option_matrix_size: int = 0
     """With ``--option-matrix``: how many option settings the matrix has."""
-    rules_exercised: tuple[int, int] | None = None
-    """(rules exercised, rules in the catalogue): rule coverage fills it; None when it was
-    not measured."""
+    rules_exercised: RuleCoverage | None = None
+    """The run's rule coverage (oracle/coverage.py counts it), once the run is over; None
+    when it was not measured (a run that played nothing of the game)."""
 
     def failing(self) -> list[Finding]:
         """Findings that fail the run: hard ones not in the baseline (soft ones if strict)."""
@@ -171,8 +222,10 @@ class Report:
         return [f for f in self.findings if not f.baselined and (strict or not f.soft)]
 
     def passed(self) -> bool:
-        """Whether the run passes: nothing failing and no stale baseline entry."""
-        return not self.failing() and not self.stale
+        """Whether the run passes: nothing failing, no stale baseline entry, and the rule
+        coverage at least ``--min-coverage``."""
+        covered = self.rules_exercised is None or self.rules_exercised.passed()
+        return not self.failing() and not self.stale and covered
 
     def checked_nothing(self) -> bool:
         """Whether the run compared nothing with ours and found nothing: never a pass."""

@@ -110,6 +110,8 @@ def _source(settings: Settings, finding: Finding) -> str:
         text += f" --seed {finding.seed}"
     if finding.game_no is not None:
         text += f" ({finding.part} game {finding.game_no})"
+    elif finding.case:
+        text += f" ({finding.part} {finding.case})"  # a play-out from a start (oracle.reach)
     return text
 
 
@@ -131,12 +133,16 @@ def _expect_here(ref: LocalEngine, finding: Finding) -> dict[str, Any]:
 
 def case_id(game: str, finding: Finding) -> str:
     """A scenario id for the finding: game, part, kind, path or rule, game number and seed
-    (a play-out game and an engine game of the same number stay apart). The run makes it
-    unique (oracle.conform adds a number to a repeat)."""
+    (a play-out game and an engine game of the same number stay apart), or for a play-out
+    from a start, its test case's name. The run makes it unique (oracle.conform adds a
+    number to a repeat)."""
     where = finding.path or finding.rule or ""
     raw = f"conform-{game}-{finding.part}-{finding.kind}-{where}"
-    if finding.game_no is not None:
-        raw += f"-g{finding.game_no}"
-    if finding.seed is not None:
-        raw += f"-seed{finding.seed}"
+    if finding.game_no is None and finding.case:  # a play-out from a start: its case
+        raw += f"-{finding.case}"  # names it (oracle.reach: rare-..., start-<scenario>)
+    else:
+        if finding.game_no is not None:
+            raw += f"-g{finding.game_no}"
+        if finding.seed is not None:
+            raw += f"-seed{finding.seed}"
     return re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")

@@ -33,27 +33,19 @@ import attrs
 
 from oracle.findings import Finding, Report, Settings
 from oracle.games import GameCache
+from oracle.probes import Pool
 from oracle.refengine import LocalEngine
 from oracle.scenarios import canonical
+from oracle.starts import Start
 
 T = TypeVar("T")
 
 Test = Callable[[list[int]], "Finding | None"]
 Chooser = Callable[[LocalEngine, int], int | None]
 """The choice index for the next event (into our legal list), or None to stop."""
-
-
-@attrs.frozen
-class Start:
-    """Where a game on both engines begins: its players and game options, and for a position
-    written directly, the values set on the setup by path (a scenario's ``given.state``,
-    sent with ``set_state``). ``game_no`` and ``seed`` name the game in findings."""
-
-    players: tuple[str, ...]
-    options: dict[str, Any] = attrs.field(factory=dict)
-    given: dict[str, Any] | None = None
-    game_no: int | None = None
-    seed: int | None = None
+Prober = Callable[[LocalEngine, Pool, random.Random], list[dict[str, Any]]]
+"""The events ours refuses to send to the engine under test at this position (none: no
+probes here), drawn with the generator given; ``Pool`` holds the field values seen so far."""
 
 
 class Replays(Protocol):
@@ -73,6 +65,7 @@ class Replays(Protocol):
         chooser: Chooser,
         probe_rng: random.Random | None = None,
         final_probe: dict[str, Any] | None = None,
+        prober: Prober | None = None,
     ) -> Finding | None: ...
 
 
@@ -200,7 +193,8 @@ PROBED = frozenset({"accepted_illegal", "changed_by_refusal"})
 def shrink_prefix(run: Replays, finding: Finding, seconds: float) -> Finding:
     """The finding reproduced on the shortest prefix found within ``seconds``."""
     final_probe = finding.probe if finding.kind in PROBED else None
-    begin = Start(finding.players, finding.options or run.settings.options)
+    options = finding.options if finding.options is not None else run.settings.options
+    begin = Start(finding.players, options, finding.given)
     at_the_end = finding.kind in AT_THE_END
     shortest = [len(finding.events)]  # the shortest complete game so far (at the end)
     completion = [0]

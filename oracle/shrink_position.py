@@ -5,12 +5,14 @@ just before the failing event and that one event to show: the case becomes a sce
 ``given.state`` writes that position directly (values set by path on the setup, as
 ``set_state`` takes them) and whose steps are as few events as possible.
 
-1. The fewest steps: the position before the last ``k`` events of the game is written
-   directly and those events played from it, for k = 1, 2, ... up to ``MAX_STEPS`` (a probe,
-   or the legal event the engine refused, is the failing event itself: k starts at 0); the
-   first ``k`` that still shows the same signature (kind, with its path or rule) on the
-   engine under test is kept. An engine whose bug hangs on its history (a counter of the
-   events it was sent) shows nothing this way: the prefix shrink is left for it.
+1. The fewest steps: the position before the last ``k`` events of the game (played from
+   its start: the setup, or the position written there for a play-out that began at one,
+   oracle.starts) is written directly and those events played from it, for k = 1, 2, ...
+   up to ``MAX_STEPS`` (a probe, or the legal event the engine refused, is the failing
+   event itself: k starts at 0); the first ``k`` that still shows the same signature (kind,
+   with its path or rule) on the engine under test is kept. An engine whose bug hangs on
+   its history (a counter of the events it was sent) shows nothing this way: the prefix
+   shrink is left for it.
 2. The fewest values: the written position is the setup with the values that differ from it
    (a mapping that lost a key, such as a stack emptied of a tile or a cell left, is written
    whole); those values are reset toward the setup's by delta debugging while the signature
@@ -30,10 +32,10 @@ from typing import Any
 import attrs
 
 from oracle.findings import Finding
-from oracle.formats.converter import json_equal
 from oracle.protocol import EngineError
 from oracle.refengine import LocalEngine
-from oracle.shrink import PROBED, Replays, Start, events_chooser, reduce_items
+from oracle.shrink import PROBED, Replays, events_chooser, reduce_items
+from oracle.starts import Start, Unit, merged, written
 from reference.core.errors import EngineInvariantError
 
 MAX_STEPS = 6
@@ -44,14 +46,11 @@ NOT_BY_POSITION = frozenset({"hang", "bad_event", "hello", "rule_id"})
 """Kinds not shrunk by position: a hang costs a whole timeout per replay, a malformed event
 makes no scenario, and the others are no game's."""
 
-Unit = dict[str, Any]
-"""Values set together by path: one changed leaf, or a mapping written whole."""
-
 
 def shrink_position(run: Replays, finding: Finding, seconds: float) -> Finding | None:
     """The finding shown from a position written directly with as few steps and values as
     found within ``seconds``; None when no position shows it (the caller shrinks by prefix)."""
-    if finding.kind in NOT_BY_POSITION or finding.given is not None or not finding.players:
+    if finding.kind in NOT_BY_POSITION or not finding.players:
         return None
     if finding.kind in PROBED and finding.probe is None:
         return None
@@ -83,7 +82,7 @@ def shrink_position(run: Replays, finding: Finding, seconds: float) -> Finding |
             seed=finding.seed,
             options=finding.options,
             case_id=finding.case_id,
-            given=_merged(kept) or None,  # none: the steps are a game from the setup
+            given=merged(kept) or None,  # none: the steps are a game from the setup
             steps=smallest.events,
             shrunk_from=len(finding.events),
             shrink="position",
@@ -113,20 +112,19 @@ class _Case:
         return ref
 
     def units_before(self, n: int) -> list[Unit] | None:
-        """The position after the game's first ``n`` events as values set on the setup;
-        None if our engine cannot write it back exactly (then no position is tried)."""
+        """The position after the game's first ``n`` events (from its start: the setup, or
+        the position written there for a game that began at one) as values set on the
+        setup; None if our engine cannot write it back exactly (then no position is tried)."""
         ref = self.ours()
-        setup = dict(ref.leaves())
-        for event in self.finding.events[:n]:
-            if ref.apply(event) is not None:
-                return None  # never: the events were played on ours
-        units = diff_units(setup, dict(ref.leaves()), ref)
-        written = self.ours()
         try:
-            written.set_state(_merged(units))
+            if self.finding.given is not None:
+                ref.set_state(self.finding.given)
+            for event in self.finding.events[:n]:
+                if ref.apply(event) is not None:
+                    return None  # never: the events were played on ours
         except EngineError:
-            return None
-        return units if _same_leaves(written.leaves(), ref.leaves()) else None
+            return None  # never: the game was played on ours from there
+        return written(self.ours(), ref)
 
     def showing(self, trailing: list[dict[str, Any]]) -> Callable[[list[Unit]], bool]:
         """The test of a candidate position, with these events played from it."""
@@ -135,7 +133,7 @@ class _Case:
     def shows(self, units: list[Unit], trailing: list[dict[str, Any]]) -> Finding | None:
         """The finding this candidate shows on the engine under test if it has the same
         signature; None otherwise (or if our engine refuses the position as unsound)."""
-        given = _merged(units)
+        given = merged(units)
         steps = list(trailing)
         if self.finding.kind == "refused_legal" and self.finding.probe is not None:
             steps.append(dict(self.finding.probe))
@@ -171,66 +169,3 @@ class _Case:
             # A written position play never reaches, whose parts no check of a written
             # position ties together, can make even our own step unsound: no candidate.
             return False
-
-
-def diff_units(setup: dict[str, Any], here: dict[str, Any], ref: LocalEngine) -> list[Unit]:
-    """The values by which ``here`` (every leaf path of a position, ours at ``ref``) differs
-    from ``setup``, as units ``set_state`` takes on the setup: a changed leaf alone; written
-    whole, a mapping that lost a key (a tile stack at 0, a cell emptied: ``set_state`` only
-    adds keys) and a part that is new or was no mapping in the setup (a worker space that
-    held nothing and now holds a tile)."""
-    in_here = _ancestors(here) | set(here)
-    in_setup = _ancestors(setup) | set(setup)
-    wholes: list[str] = []
-    for path in setup:
-        if path not in in_here:  # lost: written from the nearest part still there
-            while path not in in_here and "." in path:
-                path = path.rsplit(".", 1)[0]
-            wholes.append(path)
-    for path in here:
-        if path not in setup:
-            root = _settable(path, setup, in_setup)
-            if root != path:
-                wholes.append(root)
-    wholes = [w for w in dict.fromkeys(wholes) if not any(_under(w, o) for o in wholes)]
-    units: list[Unit] = []
-    if wholes:
-        values = ref.state(wholes)
-        units += [{path: values[path]} for path in wholes]
-    for path, value in here.items():
-        if any(path == w or _under(path, w) for w in wholes):
-            continue
-        if path not in setup or not json_equal(setup[path], value):
-            units.append({path: value})
-    return units
-
-
-def _settable(path: str, setup: dict[str, Any], in_setup: set[str]) -> str:
-    """The part to write for a leaf the setup does not have: the leaf itself when its parent
-    is a part of the setup that takes it; else the first of its parts the setup lacks, or
-    holds as a value that is no mapping (``None``, a list)."""
-    parts = path.split(".")
-    for i in range(1, len(parts)):
-        part = ".".join(parts[:i])
-        if part not in in_setup or part in setup and not isinstance(setup[part], dict):
-            return part
-    return path
-
-
-def _ancestors(leaves: dict[str, Any]) -> set[str]:
-    return {path.rsplit(".", i)[0] for path in leaves for i in range(1, path.count(".") + 1)}
-
-
-def _under(path: str, other: str) -> bool:
-    return path.startswith(other + ".")
-
-
-def _merged(units: list[Unit]) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for unit in units:
-        merged.update(unit)
-    return merged
-
-
-def _same_leaves(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return a.keys() == b.keys() and all(json_equal(a[p], b[p]) for p in a)

@@ -10,10 +10,13 @@ with the reference (what ``rules-oracle conform`` does; docs/conformance.md).
 
 ``Settings`` (engine command, game, player counts, seed, games, timeout, strict_rules,
 parts: some of ``PARTS``, ``DEFAULT_PARTS`` unless named, scenarios_dir, shrink_seconds for
-the whole run, options, option_matrix, chance_draws) says what to run; ``Report`` holds the
-findings, each with a ready-to-commit ``log`` and ``scenario`` when it has one (``saved_at``
-notes where a caller wrote them), and ``checked_nothing()`` says whether the run compared
-nothing (never a pass). A baseline file lists known disagreements: ``load_baseline`` (raises
+the whole run, options, option_matrix, chance_draws, reach: the play-outs from rare ends and
+scenario positions, min_coverage: the share of rules the run must exercise) says what to
+run; ``Report`` holds the findings, each with a ready-to-commit ``log`` and ``scenario`` when
+it has one (``saved_at`` notes where a caller wrote them), ``rules_exercised``: the rule
+coverage (each catalogue rule's counts, accepted under it and refused by it, ``percent()``,
+``not_exercised()``), and ``checked_nothing()`` says whether the run compared nothing (never
+a pass). A baseline file lists known disagreements: ``load_baseline`` (raises
 ``BadBaseline``), ``apply_baseline`` marks them in a report, ``matches`` tells whether an
 entry covers one ``Finding``, ``baseline_text`` writes one from a report, ``entry_text``
 says one entry; ``finding_line`` is one finding's line in the text report, ``finding_text``

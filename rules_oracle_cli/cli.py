@@ -738,6 +738,13 @@ def conform(
     chance_draws: Annotated[
         int, typer.Option(help="Part chance: the engine's draws to test.")
     ] = 4000,
+    min_coverage: Annotated[
+        float | None,
+        typer.Option(help="Fail when less than this share of the rules (%) is exercised."),
+    ] = None,
+    reach: Annotated[
+        bool, typer.Option(help="Also play from rare ends and scenario positions.")
+    ] = True,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
@@ -769,6 +776,8 @@ def conform(
             options=opts,
             option_matrix=option_matrix,
             chance_draws=chance_draws,
+            min_coverage=min_coverage,
+            reach=reach,
         )
     )
 

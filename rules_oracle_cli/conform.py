@@ -46,6 +46,8 @@ def run_conform(
     options: dict[str, Any] | None = None,
     option_matrix: bool = False,
     chance_draws: int = 4000,
+    min_coverage: float | None = None,
+    reach: bool = True,
 ) -> int:
     """Run conform; the exit code (0 passed, 1 failed). Usage errors go through ``usage``:
     bad settings, a run with nothing to run, and a run that checked nothing (never a pass).
@@ -70,6 +72,8 @@ def run_conform(
         usage(f"--scenarios-dir {scenarios_dir}: no such folder")
     if not engine.strip():
         usage("--engine is empty")
+    if min_coverage is not None and not 0 <= min_coverage <= 100:
+        usage(f"--min-coverage must be a share in percent, 0 to 100 (got {min_coverage:g})")
     entries = []
     if baseline is not None:
         try:
@@ -91,6 +95,8 @@ def run_conform(
         options=options,
         option_matrix=option_matrix,
         chance_draws=chance_draws,
+        min_coverage=min_coverage,
+        reach=reach,
     )
     try:
         run = Conformance(settings)

@@ -34,7 +34,8 @@ def test_a_crash_shows_the_event_it_came_on_and_the_engines_stderr() -> None:
 
 
 def test_an_accepted_illegal_event_is_shown(tmp_path: Path) -> None:
-    engine, parts = adapter(GAME, "--accept-illegal"), ["--part", "playout", "--part", "probes"]
+    engine = adapter(GAME, "--accept-illegal")
+    parts = ["--part", "playout", "--part", "probes", "--no-reach"]  # one play-out: one finding
     as_json = conform(engine, *parts, "--format", "json", "--save", str(tmp_path))
     (finding,) = json.loads(as_json.stdout)["findings"]
     text = conform(engine, *parts, "--save", str(tmp_path))
