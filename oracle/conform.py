@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 import attrs
 
+from oracle.coverage import Coverage
 from oracle.findings import Finding, Report, Settings
 from oracle.formats.converter import json_equal
 from oracle.formats.scenario import BUNDLED_SCENARIOS, BadScenario, load_scenario, scenario_files
@@ -31,10 +32,13 @@ from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
 from oracle.provenance import name_rule
+from oracle.reach import PROBE_CHANCE as START_PROBE_CHANCE
+from oracle.reach import Favouring, Reach, start_scenario_text
 from oracle.refengine import LocalEngine
 from oracle.reproduce import log_text, scenario_text
 from oracle.scenarios import canonical, run_scenario
 from oracle.shrink import Chooser, shrink_finding
+from oracle.starts import Start, index_in_legal, start_choices
 
 PROBE_CHANCE = 0.05
 """The share of positions along a play-out where refused events are sent."""
@@ -63,6 +67,8 @@ class Conformance:
         self.report = Report(settings)
         self.soft_seen: set[tuple[str | None, str | None]] = set()
         self._case = "session"
+        self.coverage = Coverage(settings, self.games)  # rule coverage (oracle/coverage.py)
+        self.reach = Reach(settings, self.games, self.coverage)  # oracle/reach.py
 
     # --- the session -------------------------------------------------------------------
 
@@ -74,6 +80,7 @@ class Conformance:
                 self.run_parts()
         finally:
             self.process.close()
+            self.coverage.finish(self.report)
             self.report.seconds = time.monotonic() - started
         return self.report
 
@@ -111,6 +118,7 @@ class Conformance:
                 self.playout_game(k)  # the probes are sent along the play-outs
         if "scenarios" in s.parts and self.ensure_running():
             self.run_scenarios()
+        self.reach.run(self)  # play-outs from rare ends and scenario positions
         if "engine" in s.parts and "next" in self.remote.capabilities:
             for k in range(s.games):
                 if self.ensure_running():
@@ -153,7 +161,8 @@ class Conformance:
             return
         finding = attrs.evolve(finding, game_no=k, seed=seed)
         if s.shrink and finding.part in ("playout", "probes"):
-            finding = shrink_finding(self, finding)
+            with self.coverage.paused():  # the replays exercise nothing new
+                finding = shrink_finding(self, finding)
         self.add(_with_files(self, finding))
 
     def play(
@@ -249,6 +258,7 @@ class Conformance:
         if result.status == "skipped":
             counts.scenarios_skipped += 1
             return
+        self.coverage.scenario(path)
         for note in result.notes:
             self.add(Finding("scenarios", "rule_id", note, scenario_id=result.id, soft=True))
         if result.status == "pass":
@@ -288,6 +298,82 @@ class Conformance:
             self.add(_with_files(self, attrs.evolve(finding, game_no=k)))
         finally:
             self.process.settle()
+
+    # --- deliberate play-outs from other positions (oracle/reach.py chooses them) ---------
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The engine's capabilities, as its hello said."""
+        return frozenset(self.remote.capabilities)
+
+    def play_start(self, start: Start, chooser: Favouring, name: str, seed: int) -> bool:
+        """One play-out from ``start``: the setup under its options, its events, its values
+        set on both engines, its steps (one ours refuses is sent as a probe), then
+        ``chooser``'s events; a finding is added as found (not shrunk: the case is already
+        short), with a scenario file that starts from the same position. False, and nothing
+        sent, when our engine cannot take the start or the engine under test refuses its
+        options."""
+        choices = start_choices(self.games, self.settings.game, start)
+        if choices is None or not self.ensure_running():
+            return False
+        ref = LocalEngine(games=self.games)
+        ref.new_game(self.settings.game, start.players, start.options)
+        try:
+            self.remote.new_game(self.settings.game, start.players, start.options)
+        except EngineError:
+            self.process.settle()
+            return False
+        except EngineFault as exc:
+            self.add(self._fault_finding("playout", exc, None))
+            return True
+        self.begin("playout", name)  # not counted in ``games``: coverage counts these
+        game = _Game(self, ref, start.players, None, seed)
+        self.coverage.setup(ref, start.players, "playout")
+        with_probes = "probes" in self.settings.parts
+        probe_rng = random.Random(seed + 1_000_003)
+        try:
+            game.compare()
+            for index in choices:
+                game.step(index)
+            if start.state:
+                ref.set_state(start.state)
+                self.remote.set_state(start.state)
+                game.compare()
+            for event in start.steps:
+                if ref.probe(event) is not None:
+                    game.send_probe(event)
+                    break
+                game.step(index_in_legal(ref, event))
+            chooser.started = len(game.events)
+            pool = new_pool()
+            while not ref.to_act()[1]:
+                if with_probes:
+                    ref.remember_fields(pool)
+                    if probe_rng.random() < START_PROBE_CHANCE:
+                        for event in self.reach.probes_here(ref, pool, probe_rng):
+                            game.send_probe(event)
+                chosen = chooser(ref, len(game.events))
+                if chosen is None:
+                    break
+                game.step(chosen)
+            if ref.to_act()[1]:
+                game.finish(with_probes)
+        except _Stop as stop:
+            self._add_from_start(start, stop.finding, seed)
+        except (EngineFault, EngineError) as exc:
+            self._add_from_start(start, self._fault_finding("playout", exc, game), seed)
+        finally:
+            self.process.settle()
+        return True
+
+    def _add_from_start(self, start: Start, finding: Finding, seed: int) -> None:
+        """Add a finding of a play-out from ``start``, with its scenario file (no log: a log
+        cannot set values by path), unless the run has one of the same kind (kind, path,
+        rule) already: these play-outs are there to find what the others did not."""
+        if any(finding.same_kind(f) for f in self.report.findings):
+            return
+        finding = attrs.evolve(finding, seed=seed, case=finding.case or self._case)
+        self.add(attrs.evolve(finding, scenario=start_scenario_text(self.settings, start, finding)))
 
 
 class _Game:
@@ -339,6 +425,7 @@ class _Game:
 
     def start(self) -> None:
         self.remote.new_game(self.run.settings.game, self.players, self.run.settings.options)
+        self.run.coverage.setup(self.ref, self.players, self.part)
         self.compare()
 
     def step(self, choice: int) -> None:
@@ -351,7 +438,7 @@ class _Game:
         legal = self.ref.legal()
         index = choice % len(legal)
         event = legal[index]
-        if self.ref.apply(event) is not None:
+        if self.run.coverage.apply(self.ref, event, self.part) is not None:
             raise RuntimeError("our engine refused its own legal event")
         self.pending = index
         self.remote.ask_apply(event)
@@ -370,7 +457,7 @@ class _Game:
         """Ask the engine for its own next event and validate it against ours."""
         event = self.remote.next()
         try:
-            refused = self.ref.apply(event)
+            refused = self.run.coverage.apply(self.ref, event, self.part)
         except EngineError as exc:
             self.stop("bad_event", f"the engine played a malformed event: {exc}", probe=event)
         if refused is not None:
@@ -475,6 +562,7 @@ class _Game:
         if ours is None:
             return  # not refused by us here: no probe
         self.counts.probes += 1
+        self.run.coverage.refused(ours.rule, "probes")
         try:
             theirs = self.remote.apply(event)
         except EngineError:
@@ -532,6 +620,7 @@ class _Game:
         """At the end: the result, and (probing) one more event must be refused."""
         ours = self.ref.result()
         scores, winners = self.remote.result()
+        self.run.coverage.result(self.ref, self.part)
         if not json_equal(list(ours), [scores, winners]):
             message = f"result: ours {ours[0]} {ours[1]}, the engine's {scores} {winners}"
             self.stop("result", message, ours=list(ours), theirs=[scores, winners])

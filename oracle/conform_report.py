@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 
+from oracle.coverage import coverage_json, coverage_properties, coverage_text
 from oracle.findings import Finding, Report
 from oracle.report import JunitCase, junit
 
@@ -67,6 +68,8 @@ def summary_line(report: Report) -> str:
 def report_text(report: Report) -> str:
     lines = [finding_line(report, f) for f in report.findings]
     lines += [f"STALE baseline entry no longer fails: {entry}" for entry in report.stale]
+    if report.coverage is not None:
+        lines.append(coverage_text(report.coverage))  # oracle/coverage.py
     lines.append(summary_line(report))
     return "\n".join(lines)
 
@@ -103,6 +106,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "findings": [finding_json(report, f) for f in report.findings],
         "stale": report.stale,
         "seconds": round(report.seconds, 3),
+        "coverage": None if report.coverage is None else coverage_json(report.coverage),
     }
 
 
@@ -123,4 +127,12 @@ def report_junit(report: Report) -> str:
             cases.append(("session", f"conform.{game}", "error", f.kind, finding_line(report, f)))
     for entry in report.stale:
         cases.append(("baseline", f"conform.{game}", "failure", "stale", f"stale: {entry}"))
-    return junit(f"rules-oracle conform {game}", cases, report.seconds)
+    properties: list[tuple[str, str]] = []
+    if report.coverage is not None:  # oracle/coverage.py: the share as properties, and a
+        properties = coverage_properties(report.coverage)  # case when a minimum is set
+        if report.coverage.minimum is not None:
+            failed = not report.coverage.passed()
+            text = coverage_text(report.coverage).splitlines()[-1] if failed else ""
+            element = "failure" if failed else None
+            cases.append(("rule-coverage", f"conform.{game}", element, "coverage", text))
+    return junit(f"rules-oracle conform {game}", cases, report.seconds, properties)

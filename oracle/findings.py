@@ -31,6 +31,12 @@ class Settings:
     shrink: bool = True
     shrink_seconds: float = 60.0
     options: dict[str, Any] = attrs.field(factory=dict)
+    reach: bool = True
+    """Play on purpose towards rules random play leaves out: from rare ends and from the
+    positions of the bundled scenarios (oracle/coverage.py)."""
+    min_coverage: float | None = None
+    """Fail the run when it exercises less than this share of the rules, in percent
+    (oracle/coverage.py)."""
 
 
 @attrs.frozen
@@ -110,6 +116,8 @@ class Report:
     seconds: float = 0.0
     cases: list[tuple[str, str]] = attrs.field(factory=list)
     """(part, name) of every test case run: a play-out game, a scenario, an engine game."""
+    coverage: Any = None
+    """The run's rule coverage (an oracle.coverage.RuleCoverage), once the run is over."""
 
     def failing(self) -> list[Finding]:
         """Findings that fail the run: hard ones not in the baseline (soft ones if strict)."""
@@ -117,5 +125,7 @@ class Report:
         return [f for f in self.findings if not f.baselined and (strict or not f.soft)]
 
     def passed(self) -> bool:
-        """Whether the run passes: nothing failing and no stale baseline entry."""
-        return not self.failing() and not self.stale
+        """Whether the run passes: nothing failing, no stale baseline entry, and the rule
+        coverage at least ``--min-coverage``."""
+        covered = self.coverage is None or self.coverage.passed()
+        return not self.failing() and not self.stale and covered

@@ -1,11 +1,13 @@
 """Our own engine behind the driver interface of oracle.protocol (in-process, no subprocess).
 
 Built on oracle.position (Rules, Position: what the public API hands out); ``serve`` puts
-it behind the protocol, ``conform`` and the scenario runner drive it as the reference. Two
+it behind the protocol, ``conform`` and the scenario runner drive it as the reference. Three
 uses of the engines' internals are left: the fuzzed-event generator of the negative probes
-(oracle.probes), which builds events from the game's event classes, and the leaf walk, which
+(oracle.probes), which builds events from the game's event classes; the leaf walk, which
 reads a position's state objects so it can reuse the leaves of the parts that did not change
-(reference.core.walk.LeafCache; the same values as walking ``Position.to_json()``).
+(reference.core.walk.LeafCache; the same values as walking ``Position.to_json()``); and
+``internals`` for the rule coverage (oracle.coverage), which replays an event through a
+recording copy of the rule set.
 """
 
 from __future__ import annotations
@@ -65,6 +67,15 @@ class LocalEngine:
             raise EngineError(exc.message) from exc
         self._game, self._position = rules, position
         self._walk = LeafCache(to_json)  # nothing of another game's positions is reused
+
+    def internals(self) -> tuple[Game, Any]:
+        """The rule set and the state object of the current position: for oracle.coverage,
+        which applies an event once more through a recording copy of the rule set to learn
+        the rules it is accepted under (EngineError before ``new_game``)."""
+        position = self.position
+        if self._game is None:
+            raise EngineError("no game yet: send new_game first")
+        return self._game, position._state  # noqa: SLF001
 
     def refusal(self, raw: Mapping[str, Any]) -> tuple[Refusal | None, Position | None]:
         """Whether ``raw`` applies here: (None, the next position) or (the refusal, None)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from oracle.report_text import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS
@@ -157,12 +157,16 @@ def _junit_case(case: JunitCase) -> str:
 
 
 def junit_chunks(
-    suite: str, cases: Iterable[JunitCase], elapsed: Callable[[], float] = lambda: 0.0
+    suite: str,
+    cases: Iterable[JunitCase],
+    elapsed: Callable[[], float] = lambda: 0.0,
+    properties: Sequence[tuple[str, str]] = (),
 ) -> Iterator[str]:
     """A JUnit XML report (the Jenkins xUnit schema, tests/junit/junit-10.xsd), piece by
     piece: the cases wait in a spooled file (on disk past JUNIT_SPOOL_BYTES) until the
     counts that head the report are known, with the run's time in seconds (``elapsed()``
-    once every case is out), when it ran (UTC) and on which host."""
+    once every case is out), when it ran (UTC) and on which host; ``properties`` (name,
+    value) come first, as the suite's ``<properties>``."""
     import socket
     import tempfile
     import xml.etree.ElementTree as ET
@@ -189,19 +193,29 @@ def junit_chunks(
             hostname=socket.gethostname(),
         )
         head = ET.tostring(root, encoding="unicode")
-        if not tests:
+        if not tests and not properties:
             yield head
             return
         yield head.removesuffix(" />") + ">"
+        if properties:
+            node = ET.Element("properties")
+            for name, value in properties:
+                ET.SubElement(node, "property", name=xml_safe(name), value=xml_safe(value))
+            yield ET.tostring(node, encoding="unicode")
         spool.seek(0)
         yield from iter(lambda: spool.read(1 << 16), "")
         yield "</testsuite>"
 
 
-def junit(suite: str, cases: list[JunitCase], elapsed: float = 0.0) -> str:
+def junit(
+    suite: str,
+    cases: list[JunitCase],
+    elapsed: float = 0.0,
+    properties: Sequence[tuple[str, str]] = (),
+) -> str:
     """A JUnit XML report: one test case per (name, class, failure element or None, failure
-    type, message)."""
-    return "".join(junit_chunks(suite, cases, lambda: elapsed))
+    type, message), and the suite's properties (name, value)."""
+    return "".join(junit_chunks(suite, cases, lambda: elapsed, properties))
 
 
 def verdict_case(v: Verdict, strict: bool) -> JunitCase:

@@ -9,9 +9,11 @@ with the reference (what ``rules-oracle conform`` does; docs/conformance.md).
     assert report.passed()
 
 ``Settings`` (engine command, game, player counts, seed, games, timeout, strict_rules,
-parts: some of ``PARTS``, ``DEFAULT_PARTS`` unless named, scenarios_dir, shrink_seconds)
-says what to run; ``Report`` holds
-the findings, each with a ready-to-commit ``log`` and ``scenario`` when it has one. A
+parts: some of ``PARTS``, ``DEFAULT_PARTS`` unless named, scenarios_dir, shrink_seconds,
+reach: the play-outs from rare ends and scenario positions, min_coverage: the share of rules
+the run must exercise) says what to run; ``Report`` holds the findings, each with a
+ready-to-commit ``log`` and ``scenario`` when it has one, and ``coverage``: each catalogue
+rule's counts (accepted under it, refused by it), ``percent()`` and ``not_exercised()``. A
 baseline file lists known disagreements: ``load_baseline`` (raises ``BadBaseline``),
 ``apply_baseline`` marks them in a report, ``matches`` tells whether an entry covers one
 ``Finding``, ``baseline_text`` writes one from a report; ``finding_line`` is one finding as

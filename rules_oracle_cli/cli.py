@@ -603,6 +603,13 @@ def conform(
     save: Annotated[
         Path | None, typer.Option(help="Write each finding's log and scenario here.")
     ] = None,
+    min_coverage: Annotated[
+        float | None,
+        typer.Option(help="Fail when less than this share of the rules (%) is exercised."),
+    ] = None,
+    reach: Annotated[
+        bool, typer.Option(help="Also play from rare ends and scenario positions.")
+    ] = True,
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
@@ -624,6 +631,8 @@ def conform(
             shrink_seconds,
             save,
             _usage,
+            min_coverage=min_coverage,
+            reach=reach,
         )
     )
 

@@ -42,6 +42,8 @@ def run_conform(
     shrink_seconds: float,
     save: Path | None,
     usage: Callable[[str], NoReturn],
+    min_coverage: float | None = None,
+    reach: bool = True,
 ) -> int:
     """Run conform; the exit code (0 passed, 1 failed). Usage errors go through ``usage``."""
     try:
@@ -57,6 +59,8 @@ def run_conform(
         usage("--games must be 0 or more and --timeout above 0")
     if not engine.strip():
         usage("--engine is empty")
+    if min_coverage is not None and not 0 <= min_coverage <= 100:
+        usage(f"--min-coverage must be a share in percent, 0 to 100 (got {min_coverage:g})")
     entries = []
     if baseline is not None:
         try:
@@ -75,6 +79,8 @@ def run_conform(
         parts=tuple(parts) if parts else DEFAULT_PARTS,
         scenarios_dir=scenarios_dir,
         shrink_seconds=shrink_seconds,
+        min_coverage=min_coverage,
+        reach=reach,
     )
     try:
         report = Conformance(settings).run()

@@ -34,6 +34,7 @@ def run(*flags: str, parts: tuple[str, ...] = ("playout",), games: int = 1, **kw
         games=games,
         parts=parts,
         shrink_seconds=20.0,
+        reach=False,  # play-outs from other positions: tests/conform/test_coverage_reach.py
         **kw,  # type: ignore[arg-type]
     )
     return Conformance(settings).run()
