@@ -31,7 +31,7 @@ from oracle.games import GameCache
 from oracle.play import PLAYER_NAMES
 from oracle.probes import Pool, new_pool
 from oracle.protocol import EngineError, EngineFault, EngineProcess, Refusal, RemoteEngine
-from oracle.provenance import name_rule
+from oracle.provenance import Position, name_rule
 from oracle.reach import PROBE_CHANCE as START_PROBE_CHANCE
 from oracle.reach import Favouring, Reach, start_scenario_text
 from oracle.refengine import LocalEngine
@@ -331,12 +331,14 @@ class Conformance:
         self.coverage.setup(ref, start.players, "playout")
         with_probes = "probes" in self.settings.parts
         probe_rng = random.Random(seed + 1_000_003)
+        position: Position | None = None
         try:
             game.compare()
             for index in choices:
                 game.step(index)
             if start.state:
                 ref.set_state(start.state)
+                position = Position(ref.internals()[1], len(game.events))
                 self.remote.set_state(start.state)
                 game.compare()
             for event in start.steps:
@@ -359,21 +361,36 @@ class Conformance:
             if ref.to_act()[1]:
                 game.finish(with_probes)
         except _Stop as stop:
-            self._add_from_start(start, stop.finding, seed)
+            self._add_from_start(start, stop.finding, seed, position)
         except (EngineFault, EngineError) as exc:
-            self._add_from_start(start, self._fault_finding("playout", exc, game), seed)
+            finding = self._fault_finding("playout", exc, game)
+            self._add_from_start(start, finding, seed, position)
         finally:
             self.process.settle()
         return True
 
-    def _add_from_start(self, start: Start, finding: Finding, seed: int) -> None:
+    def _add_from_start(
+        self, start: Start, finding: Finding, seed: int, position: Position | None
+    ) -> None:
         """Add a finding of a play-out from ``start``, with its scenario file (no log: a log
         cannot set values by path), unless the run has one of the same kind (kind, path,
-        rule) already: these play-outs are there to find what the others did not."""
-        if any(finding.same_kind(f) for f in self.report.findings):
+        rule) already: these play-outs are there to find what the others did not. Its rule
+        is named from the start (its options, the ``position`` it set by path); one that
+        names none (the position gave the value) is the same as any of its kind and path."""
+        game = self.settings.game
+        finding = name_rule(finding, self.games, game, start.options, position)
+        if any(_seen(finding, f) for f in self.report.findings):
             return
         finding = attrs.evolve(finding, seed=seed, case=finding.case or self._case)
         self.add(attrs.evolve(finding, scenario=start_scenario_text(self.settings, start, finding)))
+
+
+def _seen(finding: Finding, other: Finding) -> bool:
+    """Whether ``other`` shows what ``finding`` (of a play-out from a start) shows: the same
+    kind, path and rule, or the same kind and path when ``finding`` names no rule."""
+    if finding.rule is None:
+        return (finding.kind, finding.path) == (other.kind, other.path)
+    return finding.same_kind(other)
 
 
 class _Game:

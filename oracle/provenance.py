@@ -19,6 +19,10 @@ applies) and ``rule_reason`` (how that rule made our value, or why no rule appli
 - ``result``: the game's scoring rule;
 - findings that already name a rule (a refused probe, a scenario, another rule id) keep it;
 - an engine fault, a malformed event, a session problem: no rule, and the reason why.
+
+A finding of a play-out from a position set by path (oracle/reach.py) is named from that
+position (``Position``): its events after it are replayed from our state there, and a value
+no event has changed since was given by the position, not made by a rule.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from reference.core.errors import (
 )
 from reference.core.game import CHANCE, step
 from reference.core.ruleset import RuleSet
-from reference.core.trace import SETUP_INDEX, Change
+from reference.core.trace import SETUP_INDEX, Change, Recorder, trace
 
 FAULT_KINDS = frozenset({"crash", "hang", "garbage", "shape", "error"})
 """Findings about the engine as a program: no rule of the game is involved."""
@@ -52,12 +56,28 @@ SHOWN = 3
 AnyRules = RuleSet[Any, Any, Any, Any]
 
 
-def name_rule(finding: Finding, games: GameCache, game: str, options: Mapping[str, Any]) -> Finding:
+@attrs.frozen
+class Position:
+    """Where a play-out from a position set by path began: our state once the values were
+    set, after the first ``events`` of the finding's events (the rest are replayed from it)."""
+
+    state: Any
+    events: int
+
+
+def name_rule(
+    finding: Finding,
+    games: GameCache,
+    game: str,
+    options: Mapping[str, Any],
+    start: Position | None = None,
+) -> Finding:
     """``finding`` with ``rule`` and ``rule_reason`` filled in (see the module doc), for our
-    rule set of ``game`` under ``options`` (from ``games``); a finding that has both is
-    returned as it is. Never raises for the engine's events: a prefix ours cannot replay is
-    said in the reason."""
-    if finding.rule is not None and finding.rule_reason:
+    rule set of ``game`` under ``options`` (from ``games``); ``start``: the position set by
+    path its play-out began from, if any. A finding named already (it has a reason, with or
+    without a rule) is returned as it is. Never raises for the engine's events: a prefix
+    ours cannot replay is said in the reason."""
+    if finding.rule_reason:
         return finding
     try:
         rules = games.get(game, options)
@@ -65,11 +85,13 @@ def name_rule(finding: Finding, games: GameCache, game: str, options: Mapping[st
         return attrs.evolve(finding, rule_reason=f"ours cannot set up the game: {exc.message}")
     if not isinstance(rules, RuleSet):
         return attrs.evolve(finding, rule_reason="ours names no rules for this game")
-    rule, reason = _rule_and_reason(finding, rules)
+    rule, reason = _rule_and_reason(finding, rules, start)
     return attrs.evolve(finding, rule=finding.rule or rule, rule_reason=reason)
 
 
-def _rule_and_reason(finding: Finding, game: AnyRules) -> tuple[str | None, str]:
+def _rule_and_reason(
+    finding: Finding, game: AnyRules, start: Position | None
+) -> tuple[str | None, str]:
     kind = finding.kind
     if kind in FAULT_KINDS:
         return None, f"an engine fault ({kind}), not a question of the rules: no rule applies"
@@ -85,10 +107,10 @@ def _rule_and_reason(finding: Finding, game: AnyRules) -> tuple[str | None, str]
     if handler is None:
         return None, f"no rule of the game is asked by a {kind!r} finding"
     try:
-        state = _replayed(game, finding.players, finding.events)
+        state = _replayed(game, finding, start)
     except (MalformedEvent, RuleViolation, EngineInvariantError, OracleError) as exc:
         return None, f"ours cannot replay the finding's events ({exc}): no rule is named"
-    return handler(finding, game, state)
+    return handler(finding, game, state, start)
 
 
 def _named(game: AnyRules, finding: Finding) -> str:
@@ -103,22 +125,46 @@ def _named(game: AnyRules, finding: Finding) -> str:
     return f"the rule in question: {head}"
 
 
-def _replayed(game: AnyRules, players: Sequence[str], events: Sequence[Any]) -> Any:
-    """Our position after the finding's events (wire events)."""
-    state = game.new_game(players)
-    for raw in events:
+def _replayed(game: AnyRules, finding: Finding, start: Position | None) -> Any:
+    """Our position after the finding's events (wire events), from ``start`` if given."""
+    state = game.new_game(finding.players) if start is None else start.state
+    for raw in finding.events[0 if start is None else start.events :]:
         state = step(game, state, structure_event(game, raw))
     return state
+
+
+def _rules_work(
+    game: AnyRules, finding: Finding, start: Position | None, wanted: Sequence[str]
+) -> dict[str, list[Change]]:
+    """Every rule's work on the ``wanted`` paths through the finding's events: from the
+    setup, or from ``start`` (numbered as in the finding; what the position gave is no
+    rule's)."""
+    if start is None:
+        events = [structure_event(game, raw) for raw in finding.events]
+        return traced(game, finding.players, events, wanted)
+    recorder = Recorder()
+    recording = game.recording(recorder)
+    events = [structure_event(game, raw) for raw in finding.events[start.events :]]
+
+    def apply(state: Any, event: Any) -> Any:
+        return step(recording, state, event)
+
+    changes = trace(apply, recorder, start.state, events, wanted, game.event_rule)
+    return {
+        path: [attrs.evolve(c, event_index=c.event_index + start.events) for c in found]
+        for path, found in changes.items()
+    }
 
 
 # --- the kinds that need our position -----------------------------------------------------
 
 
-def _state(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
+def _state(
+    finding: Finding, game: AnyRules, state: Any, start: Position | None
+) -> tuple[str | None, str]:
     path = finding.path or ""
-    events = [structure_event(game, raw) for raw in finding.events]
-    steps = traced(game, finding.players, events, [path])[path]
-    last = len(events) - 1
+    steps = _rules_work(game, finding, start, [path])[path]
+    last = len(finding.events) - 1
     at_last = [c for c in steps if c.event_index == last and last >= 0]
     if at_last:
         rules = _unique(c.rule_id for c in at_last)
@@ -130,6 +176,11 @@ def _state(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, st
         return (
             c.rule_id,
             f"ours last changed {path} at event {c.event_index}: {_step_text(game, c)}",
+        )
+    if start is not None:
+        return None, (
+            f"ours has {path} as the play-out's start position set it (by path): no rule "
+            "made it and no event since changed it"
         )
     setup = [c for c in steps if c.event_index == SETUP_INDEX]
     if setup:
@@ -143,7 +194,9 @@ def _state(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, st
     )
 
 
-def _legal(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
+def _legal(
+    finding: Finding, game: AnyRules, state: Any, start: Position | None
+) -> tuple[str | None, str]:
     missing = finding.ours if isinstance(finding.ours, list) else []
     extra = finding.theirs if isinstance(finding.theirs, list) else []
     rules: list[str] = []
@@ -186,16 +239,20 @@ def _legal_under(game: AnyRules, state: Any, raw: Any) -> tuple[str | None, str]
     return rule, f"legal for ours under {_with_title(game, rule)}"
 
 
-def _refused_legal(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
+def _refused_legal(
+    finding: Finding, game: AnyRules, state: Any, start: Position | None
+) -> tuple[str | None, str]:
     if finding.probe is None:
         return None, "no event is named: no rule applies"
     return _legal_under(game, state, finding.probe)
 
 
-def _to_act(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
+def _to_act(
+    finding: Finding, game: AnyRules, state: Any, start: Position | None
+) -> tuple[str | None, str]:
     rule = game.turn_rule
     if game.is_over(state):
-        return _no_end(finding, game, state)
+        return _no_end(finding, game, state, start)
     actor = game.to_act(state)
     if actor == CHANCE:
         kinds = _unique(type(e).type for e in game.legal_events(state))
@@ -204,18 +261,23 @@ def _to_act(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, s
     return rule, f"{actor} is to act for ours" + (f": {why}" if why else f" ({rule})")
 
 
-def _no_end(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
+def _no_end(
+    finding: Finding, game: AnyRules, state: Any, start: Position | None
+) -> tuple[str | None, str]:
     if not game.is_over(state):
-        return game.turn_rule, "ours goes on: " + _to_act(finding, game, state)[1]
-    events = [structure_event(game, raw) for raw in finding.events]
-    ends = [c for c in traced(game, finding.players, events, ["phase"])["phase"] if c.changed]
+        return game.turn_rule, "ours goes on: " + _to_act(finding, game, state, start)[1]
+    ends = [c for c in _rules_work(game, finding, start, ["phase"])["phase"] if c.changed]
+    if not ends and start is not None:
+        return None, "ours is over from the play-out's start position: no rule ended it"
     if not ends:
         return None, "ours is over from the setup: no rule ended it"
     c = ends[-1]
     return c.rule_id, f"ours ended the game at event {c.event_index}: {_step_text(game, c)}"
 
 
-def _result(finding: Finding, game: AnyRules, state: Any) -> tuple[str | None, str]:
+def _result(
+    finding: Finding, game: AnyRules, state: Any, start: Position | None
+) -> tuple[str | None, str]:
     rule = game.scoring_rule()
     if not rule:
         return None, "the game names no scoring rule"

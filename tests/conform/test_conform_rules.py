@@ -13,7 +13,8 @@ and rules (reference/palmyra/data/rules.yaml), not from a run:
   turn rule PAL-TURN-01, with the game's reason;
 - a wrong result: most coins wins, PAL-END-03;
 - a game that never ends for the engine: ours ended it when no tile could be drawn or the
-  bank ran dry (PAL-END-01 or PAL-END-02);
+  bank ran dry (PAL-END-01 or PAL-END-02); from the rare end with one coin left in the bank
+  (oracle/reach.py), when the bank ran dry (PAL-END-02);
 - a crash, a hang or garbage is the engine's fault: no rule, and the reason says so.
 """
 
@@ -29,7 +30,9 @@ from oracle.findings import Finding, Report, Settings
 from oracle.formats.converter import unstructure_event
 from oracle.games import GameCache
 from oracle.play import choose
-from oracle.provenance import name_rule
+from oracle.provenance import Position, name_rule
+from oracle.refengine import LocalEngine
+from oracle.starts import palmyra_bank_nearly_dry
 from reference.core.game import step
 from reference.core.ruleset import RuleSet
 from reference.registry import make_game
@@ -61,6 +64,30 @@ def test_a_wrong_value_at_the_setup_names_the_setup_rule_that_made_it() -> None:
     f = hard(run("--lie", "bank"))
     assert (f.kind, f.path, f.rule) == ("state", "bank", "PAL-SETUP-06")
     assert f.rule_reason is not None and "at setup" in f.rule_reason
+
+
+def test_a_value_a_start_position_set_by_path_is_no_rule_s() -> None:
+    # a play-out from a rare end (oracle/reach.py): 30 events, then the bank set to one coin
+    # by path; a finding about the bank right there is named from that position
+    ref = LocalEngine()
+    ref.new_game(GAME, ("red", "blue"), {})
+    rng = random.Random(4)
+    events = []
+    for _ in range(30):
+        event = rng.choice(ref.legal())
+        assert ref.apply(event) is None
+        events.append(event)
+    ref.set_state(palmyra_bank_nearly_dry(ref.position))
+    start = Position(ref.internals()[1], len(events))
+    finding = Finding(
+        "playout", "state", "bank", players=("red", "blue"), events=tuple(events), path="bank"
+    )
+    named = name_rule(finding, GameCache(), GAME, {}, start)
+    assert named.rule is None
+    assert named.rule_reason is not None and "start position set it" in named.rule_reason
+    # named from the setup instead, ours' bank is the one the 30 events left: a rule's
+    from_setup = name_rule(finding, GameCache(), GAME, {})
+    assert from_setup.rule is not None and from_setup.rule.startswith("PAL-")
 
 
 def test_a_seat_s_starting_coins_are_the_setup_s_kit() -> None:
@@ -99,9 +126,15 @@ def test_a_wrong_result_names_the_scoring_rule() -> None:
 
 
 def test_an_engine_that_never_ends_names_the_rule_that_ended_ours() -> None:
-    f = hard(run("--never-end"))
-    assert f.kind == "no_end"
-    assert f.rule in ("PAL-END-01", "PAL-END-02")
+    failing = run("--never-end").failing()
+    assert failing and all(f.kind == "no_end" for f in failing)
+    rules = [f.rule for f in failing]
+    # one finding per rule that ended ours: a random play-out's, and the bank run dry in
+    # the play-out from the rare end (named from the position it set by path)
+    assert set(rules) <= {"PAL-END-01", "PAL-END-02"} and len(rules) == len(set(rules))
+    rare = [f for f in failing if f.case.startswith("rare-")]
+    assert [f.rule for f in rare] == ["PAL-END-02"]
+    assert "the bank is empty" in rare[0].rule_reason
 
 
 @pytest.mark.slow
