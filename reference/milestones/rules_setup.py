@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from reference.core.errors import BadOptions, RuleViolation
 from reference.core.state import taken
-from reference.milestones.common import with_player
+from reference.milestones.common import noted, with_player
 from reference.milestones.events import DraftWorkerTile, DrawWorkerTile, RevealBonusTile
 from reference.milestones.names import (
     CASTLE,
@@ -161,7 +161,7 @@ def draft_worker_tile(tables: Tables, state: State, event: DraftWorkerTile) -> S
         current = drafter(tables, seats, picks)
         return evolve(state, draft_pool=pool, picks=picks, current=current)
     # MIL-SETUP-07: the tile left over from the draft goes out of the game.
-    return evolve(
+    done = evolve(
         state,
         draft_pool=(),
         removed_tiles=(*state.removed_tiles, *pool),
@@ -170,3 +170,11 @@ def draft_worker_tile(tables: Tables, state: State, event: DraftWorkerTile) -> S
         current=seats[0],
         moves_made=0,
     )
+    if tables.recorder is not None:
+        # The last pick (MIL-SETUP-05), then the leftover tile leaves the game.
+        noted(
+            tables, "MIL-SETUP-05", evolve(done, draft_pool=pool, removed_tiles=state.removed_tiles)
+        )
+        why = f"{', '.join(pool)} left over: out of the game"
+        noted(tables, "MIL-SETUP-07", done, ("draft_pool", "removed_tiles"), why)
+    return done

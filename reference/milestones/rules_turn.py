@@ -109,8 +109,7 @@ def move(tables: Tables, state: State, event: Move) -> State:
             dues = with_player(state, event.player, player, supply=supply, **changes)
             why = f"{changes['returns_due']} to give back"
             noted(tables, "MIL-CASTLE-02", dues, ("returns_due",), why)
-            cover = "a worker to cover" if changes["cover_due"] else "no worker to cover"
-            noted(tables, "MIL-CASTLE-03", dues, ("cover_due",), cover)
+            _note_cover(tables, dues, player, changes["cover_due"])
     # One copy of the state for the whole move.
     return with_player(
         state, event.player, player, supply=supply, moves_made=state.moves_made + 1, **changes
@@ -185,6 +184,17 @@ def production_doubled(tables: Tables, player: PlayerState, start: int, landing:
         and other.kind == worker.kind
         and other.bonus
     )
+
+
+def _note_cover(tables: Tables, dues: State, player: PlayerState, cover: bool) -> None:
+    """Trace point of the Castle's cover: a worker to cover or none (MIL-CASTLE-03), or none
+    because the supply has no cover tile left (MIL-CASTLE-05)."""
+    if not cover and len(uncovered(player.workers)) > tables.cover_if_workers_over:
+        why = "no worker to cover: no cover tile left in the supply"
+        noted(tables, "MIL-CASTLE-05", dues, ("cover_due",), why)
+        return
+    why = "a worker to cover" if cover else "no worker to cover"
+    noted(tables, "MIL-CASTLE-03", dues, ("cover_due",), why)
 
 
 def castle_tax(tables: Tables, player: PlayerState, supply: Mapping[str, int]) -> dict[str, Any]:

@@ -352,6 +352,8 @@ def activate(t: Tables, state: State, card: Card, **changes: Any) -> State:
             return evolve(state, phase="prefect", **in_hand)
         if card.target == state.prefect:
             # MUN-PREFECT-06: the prefect is already there: he does not move, nothing happens.
+            why = "the prefect already stands there: no prefect event"
+            noted(t, "MUN-PREFECT-06", state, ("prefect",), why)
             return end_turn(state, t, **in_hand)
         return prefect_event(state, t, card.target, **in_hand)
     if card.kind == "citizen":
@@ -360,6 +362,10 @@ def activate(t: Tables, state: State, card: Card, **changes: Any) -> State:
     if names == ("leading",):
         # MUN-CARD-06: "Your Powers" activates every institution the active family leads.
         names = tuple(n for n in t.order if ranking(state, n)[:1] == [state.current])
+    if t.recorder is not None and len(names) > 1:
+        # MUN-POWER-02: several institutions, one after another in ascending number.
+        why = f"in number order: {', '.join(names)}"
+        noted(t, "MUN-POWER-02", state, ("powers",), why)
     return next_power(state, t, names, **in_hand)
 
 

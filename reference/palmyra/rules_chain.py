@@ -216,6 +216,10 @@ def _note_placement(
     if others:
         why = f"{others} matching tile(s) occupied: they pay nothing"
         noted(cfg, "PAL-MATCH-03", step, earned, why)
+    city = sum(n in state.city for n in neighbours(event.cell))
+    if city:
+        why = f"{city} city-centre neighbour(s): the city is neutral, it pays nothing"
+        noted(cfg, "PAL-MATCH-04", step, earned, why)
 
 
 def match_value(cfg: Config, state: State, code: str, cell: str, origin: str) -> int:

@@ -3,6 +3,7 @@ VP arithmetic, cube movements, and seat order."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -142,14 +143,69 @@ def add_vp(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
 
 
 def pay(ctx: Ctx, p: PlayerState, amount: int) -> PlayerState:
-    """Pay a tax or fine; PIL-TAX-02: what cannot be paid costs 1 VP per
-    ``tax.shortfall_gold_per_vp`` gold unpaid, rounded down."""
+    """Pay a tax or fine; PIL-TAX-02: what cannot be paid costs VP (``shortfall_vp``)."""
     if p.gold >= amount:
         return evolve(p, gold=p.gold - amount)
-    unpaid = amount - p.gold
     per = ctx.t.shortfall_gold_per_vp
+    lost = shortfall_vp(ctx, p, amount)
     p = evolve(p, gold=0)
-    return add_vp(ctx, p, -(unpaid // per)) if per else p
+    return add_vp(ctx, p, -lost) if per else p
+
+
+def shortfall_vp(ctx: Ctx, p: PlayerState, amount: int) -> int:
+    """PIL-TAX-02: the VP a payment of ``amount`` costs ``p`` for want of gold: 1 per
+    ``tax.shortfall_gold_per_vp`` gold unpaid, rounded down (before the VP floor)."""
+    per = ctx.t.shortfall_gold_per_vp
+    if p.gold >= amount or not per:
+        return 0
+    return (amount - p.gold) // per
+
+
+def note_gold_cap(ctx: Ctx, state: State, name: str, gold: int, gain: int, **working: Any) -> None:
+    """Trace point, once the rule paying ``gain`` gold to player ``name`` (who held
+    ``gold``) is noted: PIL-GOLD-01 when the gold cap stopped the gain (``working``: as for
+    ``note_work``); only while recording."""
+    cap = ctx.t.gold_cap
+    if cap is not None and gold + gain > max(cap, gold):
+        why = f"gold capped at {cap}: {gain:+d} gave {max(cap, gold) - gold:+d}"
+        note_work(ctx, "PIL-GOLD-01", state, (f"players.{name}.gold",), why, **working)
+
+
+def note_vp_floor(ctx: Ctx, state: State, name: str, vp: int, change: int, **working: Any) -> None:
+    """Trace point, once the rule taking ``-change`` VP from player ``name`` (who held
+    ``vp``) is noted: PIL-VP-01 when the VP floor stopped the loss (``working``: as for
+    ``note_work``); only while recording."""
+    floor = ctx.t.vp_floor
+    if change < 0 and vp + change < min(floor, vp):
+        why = f"VP floor {floor}: {change:+d} took {min(floor, vp) - vp:+d}"
+        note_work(ctx, "PIL-VP-01", state, (f"players.{name}.vp",), why, **working)
+
+
+def note_owed(
+    ctx: Ctx,
+    state: State,
+    before: Mapping[str, PlayerState],
+    struck: str = "used first, struck from the note",
+    **working: Any,
+) -> None:
+    """Trace points, once a rule that gave or used cubes is noted: each player whose owed
+    cubes (``working`` copies, else ``state``'s) grew since ``before`` was owed what the
+    supply lacked (PIL-PROD-02); each whose owed cubes shrank had them ``struck``
+    (PIL-PROD-03); only while recording."""
+    players = working.get("players", state.players)
+    for name, p in players.items():
+        old = before[name].owed
+        if p.owed == old:
+            continue
+        path = (f"players.{name}.owed",)
+        for resource in sorted(set(old) | set(p.owed)):
+            n = p.owed.get(resource, 0) - old.get(resource, 0)
+            if n > 0:
+                why = f"{n} {resource} owed: the general supply ran short"
+                note_work(ctx, "PIL-PROD-02", state, path, why, **working)
+            elif n < 0:
+                why = f"{-n} owed {resource} {struck}"
+                note_work(ctx, "PIL-PROD-03", state, path, why, **working)
 
 
 def grant(
@@ -196,6 +252,17 @@ def craftsman_limit(ctx: Ctx, p: PlayerState) -> int:
         if card.effect == "craftsman_limit":
             limit += card.amount
     return limit
+
+
+def note_craftsman_limit(ctx: Ctx, state: State, name: str) -> None:
+    """Trace point, once player ``name`` took a craftsman (``state``: after it): PIL-ADV-03
+    when Jack lets them keep more craftsmen than the base limit; only while recording."""
+    p = state.players[name]
+    limit = craftsman_limit(ctx, p)
+    if ctx.t.craftsman_limit < len(p.craftsmen) <= limit:
+        cards = ", ".join(advantage_with(ctx, p, "craftsman_limit"))
+        why = f"{len(p.craftsmen)} craftsmen kept: {cards} raises the limit to {limit}"
+        noted(ctx, "PIL-ADV-03", state, (f"players.{name}.craftsmen",), why)
 
 
 def over_limit(ctx: Ctx, state: State) -> str | None:

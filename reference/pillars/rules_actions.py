@@ -27,6 +27,9 @@ from reference.pillars.flow import (
     evolve_player,
     families,
     gold_after,
+    note_gold_cap,
+    note_owed,
+    note_vp_floor,
     note_work,
     noted,
     out_of_play,
@@ -262,6 +265,11 @@ def sell_resources(ctx: Ctx, state: State, ev: SellResources) -> State:
     gold = gold_after(ctx, p.gold, ctx.t.sell_prices[r] * ev.count)
     players = dict(state.players)
     players[ev.player] = evolve(p, resources=resources, owed=owed, sold=sold, gold=gold)
+    if ctx.recorder is not None:
+        gain = ctx.t.sell_prices[r] * ev.count
+        note_work(ctx, "PIL-MARKET-03", state, players=players, supply=supply)
+        note_gold_cap(ctx, state, ev.player, p.gold, gain, players=players, supply=supply)
+        note_owed(ctx, state, state.players, players=players, supply=supply)
     return _next_trader(ctx, state, "PIL-MARKET-03", True, players=players, supply=supply)
 
 
@@ -343,7 +351,13 @@ def use_craftsman(ctx: Ctx, state: State, ev: UseCraftsman) -> State:
         gold=gold_after(ctx, gold, c.gold * ev.times),
         vp=vp_after(ctx, p.vp, c.vp * ev.times),
     )
-    return with_player(state, ev.player, p, supply=supply)
+    converted = with_player(state, ev.player, p, supply=supply)
+    if ctx.recorder is not None:
+        noted(ctx, "PIL-CATH-01", converted)
+        note_gold_cap(ctx, converted, ev.player, gold, c.gold * ev.times)
+        note_vp_floor(ctx, converted, ev.player, state.players[ev.player].vp, c.vp * ev.times)
+        note_owed(ctx, converted, state.players)
+    return converted
 
 
 def end_cathedral(ctx: Ctx, state: State, ev: EndCathedral) -> State:
@@ -378,4 +392,7 @@ def return_resources(ctx: Ctx, state: State, ev: ReturnResources) -> State:
     players = dict(state.players)
     players[ev.player] = evolve(p, resources=resources, owed=owed)
     note_work(ctx, "PIL-CATH-06", state, players=players, supply=supply, returning=False)
+    if ctx.recorder is not None:
+        working = {"players": players, "supply": supply, "returning": False}
+        note_owed(ctx, state, state.players, "returned first, struck from the note", **working)
     return cathedral_turn(ctx, state, players, state.queue[1:], supply=supply, returning=False)

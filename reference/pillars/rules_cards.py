@@ -24,6 +24,7 @@ from reference.pillars.flow import (
     advantage_with,
     evolve_player,
     location_of,
+    note_craftsman_limit,
     note_work,
     noted,
     out_of_play,
@@ -181,7 +182,10 @@ def take_craftsman(ctx: Ctx, state: State, ev: TakeCraftsman) -> State:
         )
     p = evolve(p, gold=p.gold - cost, craftsmen=p.craftsmen + (ev.card,))
     supply = tuple(c for c in state.card_supply if c != ev.card)
-    return _after_take(ctx, state, "PIL-CARDS-04", ev.player, p, supply)
+    taken = _after_take(ctx, state, "PIL-CARDS-04", ev.player, p, supply)
+    if ctx.recorder is not None and len(p.craftsmen) > ctx.t.craftsman_limit:
+        note_craftsman_limit(ctx, noted(ctx, "PIL-CARDS-04", taken), ev.player)
+    return taken
 
 
 def pass_cards(ctx: Ctx, state: State, ev: PassCards) -> State:
@@ -328,11 +332,23 @@ def place_master_builder(ctx: Ctx, state: State, ev: PlaceMasterBuilder) -> Stat
         rule, why = cost_rule(ctx, state, ev.remigius)
         gold = (f"players.{ev.player}.gold",)
         note_work(ctx, rule, state, gold, why, players=players, spaces=spaces)
+        _note_second_space(ctx, state, ev, players=players, spaces=spaces)
     if state.stage == "place_passed":
         rest = state.passed_builders[1:]
         state = evolve(state, players=players, spaces=spaces, passed_builders=rest, **changes)
         return state if rest else start_actions(ctx, state)
     return _after_decision(ctx, state, players=players, spaces=spaces, **changes)
+
+
+def _note_second_space(ctx: Ctx, state: State, ev: PlaceMasterBuilder, **working: Any) -> None:
+    """Trace point once a builder is placed: PIL-BUILD-10 when its owner already occupies
+    another space of the same location (nothing forbids it)."""
+    location = location_of(ev.space)
+    for space, owner in state.spaces.items():
+        if owner == ev.player and location_of(space) == location:
+            why = f"a second space of {location}: {space} is {ev.player}'s too"
+            note_work(ctx, "PIL-BUILD-10", state, (f"spaces.{ev.space}",), why, **working)
+            return
 
 
 def pass_master_builder(ctx: Ctx, state: State, ev: PassMasterBuilder) -> State:

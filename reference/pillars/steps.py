@@ -15,11 +15,16 @@ from reference.pillars.flow import (
     event_affects,
     gold_after,
     grant,
+    note_craftsman_limit,
+    note_gold_cap,
+    note_owed,
+    note_vp_floor,
     note_work,
     noted,
     occupants,
     out_of_play,
     pay,
+    shortfall_vp,
     turn_order,
     usable,
     vp_after,
@@ -104,7 +109,10 @@ def resolve_event(ctx: Ctx, state: State) -> State:
         # yield_per_card acts at production (steps 6-8).
     if changed:
         rule = "PIL-EVENT-05" if card.effect == "builders_next_round" else "PIL-EVENT-01"
-        state = noted(ctx, rule, evolve(state, players=players, supply=supply))
+        after = noted(ctx, rule, evolve(state, players=players, supply=supply))
+        if ctx.recorder is not None:
+            _note_event_limits(ctx, state, after)
+        state = after
     if choosers:
         stage = "division" if card.effect == "discard_craftsman" else "archbishop"
         return evolve(state, stage=stage, queue=tuple(choosers))
@@ -113,6 +121,40 @@ def resolve_event(ctx: Ctx, state: State) -> State:
 
 EFFECT_PATHS = {"gold": "gold", "vp": "vp", "metal": "resources.metal", "wool_mill_gold": "gold"}
 """The player's value an event card's effect changes (for a trace point)."""
+
+
+def _note_event_limits(ctx: Ctx, before: State, after: State) -> None:
+    """Trace points once the event has changed the players (``before`` -> ``after``): the
+    gold cap on what it paid (PIL-GOLD-01), the VP floor on what it took (PIL-VP-01, a
+    fine not paid in full among it) and the metal the supply could not give (PIL-PROD-02)."""
+    assert before.event is not None
+    card = ctx.t.events[before.event]
+    for name in turn_order(before):
+        if not event_affects(ctx, before, name):
+            continue
+        p = before.players[name]
+        if card.effect == "gold" and card.amount >= 0:
+            note_gold_cap(ctx, after, name, p.gold, card.amount)
+        elif card.effect == "gold":
+            note_vp_floor(ctx, after, name, p.vp, -shortfall_vp(ctx, p, -card.amount))
+        elif card.effect == "vp":
+            note_vp_floor(ctx, after, name, p.vp, card.amount)
+        elif card.effect == "wool_mill_gold":
+            gain = min(p.wool_mill(), card.amount) * ctx.t.wool_mill_gold_per_worker
+            note_gold_cap(ctx, after, name, p.gold, gain)
+    note_owed(ctx, after, before.players)
+
+
+def _spared_rule(ctx: Ctx, state: State, name: str) -> tuple[str, str]:
+    """The rule by which the round's event leaves player ``name`` alone, and why: protected
+    (the Bishop's seat, Thomas), or on the Bishop's seat when a positive event gives its
+    occupant the cube only."""
+    assert state.event is not None
+    if ctx.t.events[state.event].sign != "negative":
+        return "PIL-BISHOP-01", "no event: the Bishop's seat takes a cube instead"
+    if name in occupants(state, "bishop"):
+        return "PIL-BISHOP-01", "spared the event: on the Bishop's seat"
+    return "PIL-ADV-09", "spared the event: Thomas was played"
 
 
 def _note_spared(
@@ -125,13 +167,7 @@ def _note_spared(
     field = EFFECT_PATHS.get(card.effect)
     if field is None:
         return
-    on_bishop = name in occupants(state, "bishop")
-    if card.sign != "negative":
-        rule, why = "PIL-BISHOP-01", "no event: the Bishop's seat takes a cube instead"
-    elif on_bishop:
-        rule, why = "PIL-BISHOP-01", "spared the event: on the Bishop's seat"
-    else:
-        rule, why = "PIL-ADV-09", "spared the event: Thomas was played"
+    rule, why = _spared_rule(ctx, state, name)
     decided = (f"players.{name}.{field}",)
     # What the event did to the players before this one is the event's own work.
     note_work(ctx, "PIL-EVENT-01", state, players=players, supply=supply)
@@ -183,7 +219,13 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         if p.wool_mill():
             players[name] = add_gold(ctx, p, p.wool_mill() * t.wool_mill_gold_per_worker)
     note_work(ctx, "PIL-CARDS-07", state, players=players)
+    if ctx.recorder is not None:
+        for name in order:
+            p = state.players[name]
+            gain = p.wool_mill() * t.wool_mill_gold_per_worker
+            note_gold_cap(ctx, state, name, p.gold, gain, players=players)
     # PIL-KINGSBRIDGE-01 (step 4): occupants take the advantage card on their space.
+    milled = dict(players) if ctx.recorder is not None else players  # as step 4 finds them
     supply = dict(state.supply)
     kingsbridge = dict(state.kingsbridge)
     advantages_out = state.advantages_out
@@ -194,6 +236,8 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
             if take_advantage(ctx, players, supply, owner, card_id):
                 advantages_out = out_of_play(advantages_out, card_id)
     note_work(ctx, "PIL-ADV-01", state, players=players, supply=supply)
+    if ctx.recorder is not None:
+        _note_advantages_taken(ctx, state, milled, players, supply)
     note_work(
         ctx,
         "PIL-KINGSBRIDGE-01",
@@ -220,9 +264,19 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
         kingsbridge=kingsbridge,
         advantages_out=advantages_out,
     )
+    if ctx.recorder is not None:
+        _note_prior_philip(
+            ctx,
+            state,
+            players=players,
+            supply=supply,
+            kingsbridge=kingsbridge,
+            advantages_out=advantages_out,
+        )
     # PIL-PROD-01 (steps 6-8): each resource card yields from the supply, never the market;
     # PIL-PROD-02: what the supply lacks is owed; PIL-PROD-03: served in turn order, owed
     # cubes first (owed metal after step 8).
+    fed = dict(players) if ctx.recorder is not None else players  # as production finds them
     resources = {name: dict(players[name].resources) for name in order}
     owed = {name: dict(players[name].owed) for name in order}
     for resource in (*PRODUCTION_ORDER, "metal"):
@@ -245,7 +299,7 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
             resource_cards=(),
             workers_placed=0,
         )
-    return noted(
+    produced = noted(
         ctx,
         "PIL-PROD-01",
         evolve(
@@ -258,6 +312,96 @@ def steps_3_to_8(ctx: Ctx, state: State) -> State:
             queue=(),
         ),
     )
+    if ctx.recorder is not None:
+        _note_production(ctx, state, fed, produced)
+    return produced
+
+
+def _note_advantages_taken(
+    ctx: Ctx,
+    state: State,
+    milled: dict[str, PlayerState],
+    players: dict[str, PlayerState],
+    supply: dict[str, Stock],
+) -> None:
+    """Trace points once the Kingsbridge cards have acted (step 4; ``state``: before the
+    steps, ``milled``: the players as step 4 found them, ``players``: after it): Otto's
+    black worker (PIL-ADV-04), an income card's cube with option income_cards ``once``
+    (PIL-ADV-02), the gold cap on a gold card (PIL-GOLD-01) and the cubes the supply could
+    not give (PIL-PROD-02)."""
+    for space in sorted(state.kingsbridge):
+        owner = state.spaces.get(space)
+        if owner is None:
+            continue
+        card_id = state.kingsbridge[space]
+        card = ctx.t.advantages[card_id]
+        if card.effect == "worker":
+            why = f"+{card.amount} worker: {card_id}'s black worker, from the next Phase I on"
+            path = (f"players.{owner}.workers",)
+            note_work(ctx, "PIL-ADV-04", state, path, why, players=players, supply=supply)
+        elif card.effect == "income" and ctx.o.income_cards == "once" and card.resource:
+            why = f"+{card.amount} {card.resource} once: {card_id}'s income, when taken"
+            path = (f"players.{owner}.resources.{card.resource}",)
+            note_work(ctx, "PIL-ADV-02", state, path, why, players=players, supply=supply)
+        elif card.kind == "immediate" and card.effect == "gold":
+            gold = milled[owner].gold
+            note_gold_cap(ctx, state, owner, gold, card.amount, players=players, supply=supply)
+    note_owed(ctx, state, milled, players=players, supply=supply)
+
+
+def _note_prior_philip(ctx: Ctx, state: State, **working: Any) -> None:
+    """Trace points once the Priory has paid (step 5): Prior Philip's extra VP for each
+    Priory space its owner occupies (PIL-ADV-06)."""
+    players: dict[str, PlayerState] = working["players"]
+    for i in range(1, len(ctx.t.priory_vp) + 1):
+        owner = state.spaces.get(f"priory_{i}")
+        if owner is None:
+            continue
+        cards = advantage_with(ctx, players[owner], "priory_vp")
+        if cards:
+            bonus = sum(ctx.t.advantages[a].amount for a in cards)
+            why = f"+{bonus} VP on priory_{i}: {', '.join(cards)}"
+            note_work(ctx, "PIL-ADV-06", state, (f"players.{owner}.vp",), why, **working)
+
+
+def _note_production(ctx: Ctx, state: State, fed: dict[str, PlayerState], produced: State) -> None:
+    """Trace points once production (steps 6-8) is noted: for each player as production
+    found them (``fed``) and each cube type, the owed cubes delivered first (PIL-PROD-03),
+    the event's change to each card's yield (PIL-EVENT-06, or the rule that spared them),
+    an income card's cube (PIL-ADV-02) and the cubes the supply could not give, owed
+    (PIL-PROD-02)."""
+    event = ctx.t.events[state.event] if state.event is not None else None
+    for name in turn_order(state):
+        p = fed[name]
+        owed_path = f"players.{name}.owed"
+        for resource in (*PRODUCTION_ORDER, "metal"):
+            path = f"players.{name}.resources.{resource}"
+            old = p.owed.get(resource, 0)
+            due = old
+            if resource != "metal":
+                due += production_due(ctx, state, p, name, resource)
+            left = produced.players[name].owed.get(resource, 0)
+            if old:
+                why = f"{min(old, due - left)} of {old} owed {resource} delivered first"
+                noted(ctx, "PIL-PROD-03", produced, (path, owed_path), why)
+            cards = [c for c in p.resource_cards if ctx.t.resource_cards[c].resource == resource]
+            if cards and event is not None and event.effect == "yield_per_card":
+                if event_affects(ctx, state, name):
+                    rule = "PIL-EVENT-06"
+                    per = f"{event.amount:+d} {resource} per {resource} card"
+                    why = f"{per} ({state.event}): {len(cards)} card(s)"
+                else:
+                    rule, why = _spared_rule(ctx, state, name)
+                noted(ctx, rule, produced, (path,), why)
+            if ctx.o.income_cards == "every_round":
+                for a in advantage_with(ctx, p, "income"):
+                    card = ctx.t.advantages[a]
+                    if card.resource == resource:
+                        why = f"+{card.amount} {resource}: {a}'s income, every round"
+                        noted(ctx, "PIL-ADV-02", produced, (path,), why)
+            if left > old:
+                why = f"{left} {resource} owed: the general supply gave {due - left} of {due}"
+                noted(ctx, "PIL-PROD-02", produced, (owed_path,), why)
 
 
 def production_due(ctx: Ctx, state: State, p: PlayerState, name: str, resource: str) -> int:
@@ -348,6 +492,8 @@ def apply_tax(ctx: Ctx, state: State) -> State:
         if ctx.recorder is not None:
             rule = tax_rule(ctx, state, name, due)
             note_work(ctx, rule, state, _paid(rule, name), f"tax {due}", players=players)
+            p = state.players[name]
+            note_vp_floor(ctx, state, name, p.vp, -shortfall_vp(ctx, p, due), players=players)
     state = evolve(state, players=players, kings_court_metal=metal)
     if deciders:
         return evolve(state, stage="tax_exemption", queue=tuple(deciders))
@@ -390,6 +536,8 @@ def pay_tax(ctx: Ctx, state: State, name: str) -> State:
     if ctx.recorder is not None:
         rule = tax_rule(ctx, state, name, due)
         noted(ctx, rule, paid, _paid(rule, name), f"tax {due}")
+        p = state.players[name]
+        note_vp_floor(ctx, paid, name, p.vp, -shortfall_vp(ctx, p, due))
     return paid
 
 
@@ -404,6 +552,9 @@ def steps_10_to_12(ctx: Ctx, state: State) -> State:
             card = shiring.pop(space)
             players[owner] = evolve(players[owner], craftsmen=players[owner].craftsmen + (card,))
         state = noted(ctx, "PIL-SHIRING-01", evolve(state, shiring=shiring, players=players))
+        if ctx.recorder is not None:
+            for _, owner in takers:
+                note_craftsman_limit(ctx, state, owner)
     # PIL-CRAFT-01: a player now over the craftsman limit discards before step 11.
     over = all_over_limit(ctx, state)
     if over:
@@ -424,10 +575,24 @@ def steps_11_12(ctx: Ctx, state: State) -> State:
             players[owner] = evolve(p, grey_workers_next=p.grey_workers_next + got)
         state = noted(ctx, "PIL-CASTLE-01", evolve(state, players=players, castle_workers=workers))
     # PIL-MARKET-01 (step 12): builders on the market trade in the order of their spaces.
-    queue = market_order(ctx, occupants(state, "market"))
+    builders = occupants(state, "market")
+    queue = market_order(ctx, builders)
     if queue:
-        return evolve(state, stage="market", queue=queue)
+        market = evolve(state, stage="market", queue=queue)
+        if ctx.recorder is not None and len(set(builders)) < len(builders):
+            why = MARKET_LAPS[ctx.o.market_builders]
+            noted(ctx, "PIL-MARKET-11", market, ("queue",), why)
+        return market
     return start_cathedral(ctx, state)
+
+
+MARKET_LAPS = {
+    "first": "several market builders: one turn a lap, at the first of their spaces",
+    "last": "several market builders: one turn a lap, at the last of their spaces",
+    "each": "several market builders: a turn for each builder",
+}
+"""What PIL-MARKET-11 gives a player with several market builders, per option
+``market_builders`` (for a trace point)."""
 
 
 def market_order(ctx: Ctx, builders: tuple[str, ...]) -> tuple[str, ...]:
@@ -501,4 +666,8 @@ def cathedral_turn(
         players = dict(players)
         players[name] = evolve(p, craftsman_uses=uses, gold=gold, vp=vp)
         note_work(ctx, "PIL-CATH-05", state, players=players, queue=queue, **changes)
+        if ctx.recorder is not None:
+            gain = sum(ctx.t.craftsmen[c].gold for c in uses if not p.craftsman_uses.get(c))
+            working = {"players": players, "queue": queue, **changes}
+            note_gold_cap(ctx, state, name, p.gold, gain, **working)
     return evolve(state, players=players, queue=queue, **changes)

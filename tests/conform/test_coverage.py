@@ -20,12 +20,15 @@ import xmlschema
 from typer.testing import CliRunner
 
 from oracle.conform import Conformance
-from oracle.coverage import load_coverage_file
+from oracle.coverage import Tracker, load_coverage_file
 from oracle.findings import Report, RuleCoverage, Settings
-from oracle.formats.converter import structure_event
+from oracle.formats.converter import structure_event, unstructure_event
+from oracle.play import choose
 from oracle.probes import new_pool, remember
 from oracle.reach import near_misses
 from oracle.refengine import LocalEngine
+from reference.core.game import step
+from reference.palmyra.lattice import neighbours
 from reference.registry import game_names, make_game
 from rules_oracle_cli.cli import app
 from tests.conform.conftest import ROOT, SERVE, adapter
@@ -123,6 +126,42 @@ def test_a_definition_counts_as_often_as_the_rules_that_decide_with_it() -> None
     counts = covered(run("palmyra")).counts
     users = ("PAL-PLACE-03", "PAL-PLACE-04", "PAL-MATCH-01", "PAL-MATCH-02")
     assert counts["PAL-GEO-03"].accepted == sum(counts[u].accepted for u in users) > 0
+
+
+def accepted_under(name: str, players: int, seed: int, rule: str) -> list[tuple[Any, Any, bool]]:
+    """For each event of a seeded random game: the state, the event, and whether ours
+    accepts it under ``rule`` (what a run counts)."""
+    game = make_game(name, {})
+    tracker = Tracker()
+    state = game.new_game(("red", "blue", "green", "white")[:players])
+    rng = random.Random(seed)
+    seen = []
+    while not game.is_over(state):
+        event = choose(game, state, rng)
+        rules = tracker.accepted_rules(game, state, unstructure_event(event))
+        seen.append((state, event, rule in rules))
+        state = step(game, state, event)
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_leftover_draft_tile_is_counted_at_the_last_pick_only(players: int) -> None:
+    # MIL-SETUP-05: two picks each; MIL-SETUP-07: the tile left after them leaves the game
+    seen = accepted_under("milestones", players, players, "MIL-SETUP-07")
+    picks = [(s, e, under) for s, e, under in seen if e.type == "draft_worker_tile"]
+    assert len(picks) == 2 * players
+    assert [under for _, _, under in picks] == [False] * (2 * players - 1) + [True]
+    assert sum(under for _, _, under in seen) == 1
+
+
+def test_the_neutral_city_is_counted_at_tiles_placed_next_to_it_only() -> None:
+    # PAL-MATCH-04: city-centre tiles never match: it decides at a tile touching the city
+    seen = accepted_under("palmyra", 2, 5, "PAL-MATCH-04")
+    placed = [(s, e, under) for s, e, under in seen if e.type == "place_tile"]
+    touching = [any(n in s.city for n in neighbours(e.cell)) for s, e, _ in placed]
+    assert any(touching) and not all(touching)
+    assert [under for _, _, under in placed] == touching
+    assert sum(under for _, _, under in seen) == sum(touching)
 
 
 def test_near_misses_are_legal_events_with_one_field_changed() -> None:
