@@ -16,8 +16,8 @@ microseconds per event:
 - ``rules``: the event's handler alone (the rules' own work, the state copies among it);
 - ``turn``: what ``apply_not_over`` adds to the handler (unknown types, player names, the
   turn rule, a game's pre-event check);
-- ``invariants``: the game's invariant check after each event, as the product runs it
-  (incremental where the game is, not in full);
+- ``invariants``: the game's invariant check after each event, as the product and the tests
+  run it (with the shortcuts the game keeps);
 - ``claims``: comparing the line's state claims with the state.
 
 ``floor`` adds every stage but ``turn`` and ``invariants``: what one event would cost if

@@ -5,8 +5,9 @@ Under typer's CliRunner an exception escaping a command prints no traceback: the
 catches it and reports exit code 1, the same code as a failing log. So every
 ``CliRunner.invoke`` in this suite is checked here: an exception other than the command's
 own ``SystemExit`` fails the test at once (a test that expects a crash catches the
-AssertionError). Each test still asserts the exact exit code. Every invariant is checked
-in full after every event (``RuleSet.full_checks``).
+AssertionError). Each test still asserts the exact exit code. Rule sets check their
+invariants as the product does (a game's invariant shortcuts are compared with the full
+count in tests/contract/test_invariant_shortcuts.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from report_schemas import problems
 from typer.testing import CliRunner, Result
 
 import oracle.report
-from reference.core.ruleset import RuleSet
 
 _REAL_INVOKE = CliRunner.invoke
 
@@ -42,15 +42,6 @@ def _checked_invoke(self: CliRunner, *args: Any, **kwargs: Any) -> Result:
             f"{type(result.exception).__name__}: {result.exception}"
         ) from result.exception
     return result
-
-
-@pytest.fixture(autouse=True)
-def invariants_checked_in_full(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every rule set the tests make checks every invariant after every event (the product
-    checks what each event changed, in full at round ends: RuleSet.full_checks). Tests of
-    the incremental check make their rule sets with ``full_checks=False``."""
-    monkeypatch.setattr(RuleSet, "full_checks", True)
-    yield
 
 
 @pytest.fixture(autouse=True)

@@ -122,21 +122,12 @@ class RuleSet(Generic[O, T, S, E]):
     setup_rules: SetupRules[T, S]
     """The game's setup module: new_game(tables, players)."""
 
-    full_checks: bool = False
-    """Check every invariant in full after every event. Off, a game may reuse what its last
-    check found for the parts of the state an event left as they were (the same objects:
-    each game's ``invariants`` module keeps that memo), and checks in full when its phase or
-    round changes. The test suite turns it on (tests/conftest.py); ``full_checks=`` sets it
-    for one rule set."""
-
-    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
+    def __init__(self, options: Mapping[str, Any]) -> None:
         """Read ``options`` (a ``profile`` key replaces data values) and the game's data.
 
         Raises:
             BadOptions: an unknown option or value, or a profile the tables refuse.
         """
-        if full_checks is not None:
-            self.full_checks = full_checks
         parsed, profile = read_options(options, self.options_type)
         catalogue, data = load_rules_and_data(self.package_dir, profile)
         self.options: O = parsed

@@ -1,25 +1,28 @@
 """The engine's own soundness checks, run after every event: everything is conserved.
 
+``invariant_failures`` counts every law in full. The rule set checks through
+``InvariantChecker``, which gives the same answer with two shortcuts, each kept because it
+buys more than 5% of a validation's CPU (shortcuts for the supply's keys, the board's own
+checks, the loose tiles and workers out of play and the piece stocks bought less and were
+removed; the figures are in the commit that removed them).
 Most events change one player and the supply and leave the rest of the state untouched
-(frozen values are shared between successive states by `attrs.evolve`), so
-`InvariantChecker` keeps a memo of what it counted, by identity:
+(frozen values are shared between successive states by ``attrs.evolve``), so the checker
+keeps, by identity, what it read from each player's record:
 
-- the goods and coins each player holds (by the identity of the player's record): the
-  supply must then hold exactly what the players do not, so after a move only the moving
-  player is counted again and the supply compared with what it must hold (and not even
-  that when the supply and the players' dict are the objects last counted: an end of turn);
-- the checks over pieces, bonus tiles and worker tiles, made again only when a part they
-  read is a new object, and then each part counted again only if it is new itself: the
-  board's own checks (pieces on the map, nothing listed twice) when the board changed, a
-  player's workers (as printed, covered, carrying a bonus tile) when that player's workers
-  changed, the loose tiles (draw pile, display, draft pool, removed) when one of those
-  changed, the workers out of play with any player's workers. A cover so counts one
-  player's workers again, a draw only the loose tiles; what ties the parts together (each
-  worker tile in one place, the bonus tiles by kind) is checked again from their counts.
+- the worker tiles: each player's workers as last read (``Crew``, by the identity of the
+  player's workers dict); the tile laws (the board's own checks, the bonus tiles, the
+  worker tiles) are checked again only when a player's workers or a place those laws read
+  (``TILE_PLACES``) is a new object, else their last answer stands;
+- the goods and coins: each player's holdings (by the identity of the player's goods and
+  their coins); the supply must then hold exactly the components less what the players
+  hold (``supply_due``), one comparison; when it does not, the law is counted in full.
 
-The memo is dropped, so everything is counted from nothing, when the phase changes (the
-game's end among them) and on every state when the rule set checks in full
-(``full_checks``, on in the test suite).
+The pieces placed (main board, cover tiles on workers) are counted with the tile laws, from
+the same parts; the pieces law itself is checked on every state.
+
+Every other law is counted in full on every state. A contract test compares the checker
+with ``invariant_failures`` after every event of seeded play-outs and on states broken in
+each part the shortcuts key on (tests/contract/test_invariant_shortcuts.py).
 """
 
 from __future__ import annotations
@@ -37,9 +40,7 @@ SUPPLY_KEYS = frozenset((*ITEMS, *PIECES))
 GOODS_OF = operator.itemgetter(*GOODS)
 """The counts of the goods, in GOODS order, from a supply or a player's goods."""
 WEALTH_OF = operator.itemgetter(*GOODS, COIN)
-"""The supply's goods (in GOODS order) and coins: what `holdings` counts for a player."""
-PIECES_OF = operator.itemgetter(*PIECES)
-"""The piece stocks of the supply, in PIECES order."""
+"""The supply's goods (in GOODS order) and coins: what ``holdings`` counts for a player."""
 TILE_PLACES = operator.attrgetter(
     "board",
     "draw_pile",
@@ -50,14 +51,7 @@ TILE_PLACES = operator.attrgetter(
     "discarded_bonus",
     "bonus_pool",
 )
-"""The parts of the state besides the players' workers that the tile counts read."""
-LOOSE_PLACES = operator.attrgetter("draw_pile", "display", "draft_pool", "removed_tiles")
-"""Where a worker tile lies loose (not yet two workers on a player board)."""
-
-
-def holdings(player: PlayerState) -> tuple[int, ...]:
-    """A player's goods (in GOODS order) and coins."""
-    return (*GOODS_OF(player.goods), player.coins)
+"""The parts of the state besides the players' workers that the tile laws read."""
 
 
 class Crew(NamedTuple):
@@ -73,183 +67,108 @@ class Crew(NamedTuple):
     """Each worker as "T07.left"."""
 
 
-class BoardCount(NamedTuple):
-    """The main board as the checks read it."""
+def invariant_failures(tables: Tables, state: State) -> list[str]:
+    """Every broken invariant of the state (empty when sound), every law counted in full:
+    the supply's keys (nothing else is counted without them), goods and coins, the tile
+    laws, the pieces, the turn bookkeeping."""
+    if state.supply.keys() != SUPPLY_KEYS:
+        return [KEYS_FAILURE]
+    crews = [crew_of(tables, p.workers) for p in state.players.values()]
+    return [
+        *wealth_failures(tables, state.supply, state.players),
+        *tile_failures(tables, state, crews),
+        *piece_failures(tables, placed_pieces(state.board, crews), state.supply),
+        *turn_failures(tables, state),
+    ]
 
-    map_failures: list[str]
-    """`board_failures`: pieces off the map."""
-    listing_failures: list[str]
-    """A road or a house listed twice, a flour sack without its marketplace."""
-    placed: dict[str, int]
-    """The pieces standing on it, by kind (cover tiles lie on workers: not here)."""
-    bonus: dict[str, int]
-    """The face-up bonus tiles on it, by kind."""
 
-
-class Tally(NamedTuple):
-    """A list of worker tiles (the loose ones) or of workers (on boards or out of play)."""
-
-    size: int
-    """How many are listed."""
-    repeated: bool
-    """One is listed twice."""
-    tiles: set[str]
-    """The worker tiles they are (or are halves of)."""
-    unknown: bool
-    """One of those tiles is not in the game."""
+KEYS_FAILURE = f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"
 
 
 class InvariantChecker:
-    """`invariant_failures` for one rule set, with the memo described above."""
+    """``invariant_failures`` for one rule set, with the shortcuts described above (one
+    per rule set: its tables are the ones counted against)."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._components = (*(tables.cubes_per_good for _ in GOODS), tables.coins)
         """Every good's cubes and the coins, in WEALTH_OF order."""
-        self._stage = ""
-        self._supply: dict[str, int] | None = None
-        """The supply last counted (its keys are the supply's, checked)."""
-        self._wealth_failures: list[str] = []
-        """The goods and coins failures of that supply and the players counted."""
-        self._roster: dict[str, PlayerState] | None = None
-        """The players' dict last counted (a state that shares it changed no player)."""
-        self._players: tuple[PlayerState, ...] = ()
-        """The players' records last counted, in seat order."""
-        self._wealth: list[tuple[int, ...]] = []
-        """Their `holdings`, in the same order."""
+        self._players: dict[str, PlayerState] | None = None
+        """The players' dict last read (a state sharing it has the same records)."""
+        self._records: list[PlayerState] = []
+        """The players' records last read, in seat order."""
         self._crews: list[Crew] = []
-        """Their workers as `crew_of` reads them, in the same order."""
+        """Their workers as ``crew_of`` reads them, in the same order."""
+        self._wealth: list[tuple[int, ...]] = []
+        """Their ``holdings``, in the same order."""
         self._supply_due: tuple[int, ...] | None = None
         """What the supply must hold (WEALTH_OF order): the components less the players'
         holdings; None when that is below zero somewhere (the full count then reports)."""
         self._places: tuple[Any, ...] = ()
-        self._board: MainBoard | None = None
-        self._board_count = BoardCount([], [], {}, {})
-        self._loose_places: tuple[tuple[str, ...], ...] = ()
-        self._loose = Tally(0, False, set(), False)
-        self._discarded: tuple[str, ...] | None = None
-        self._halves = Tally(0, False, set(), False)
-        self._placed: dict[str, int] = {}
-        self._failures: list[str] = []
-        self._stocks: tuple[int, ...] | None = None
-        self._piece_failures: list[str] = []
+        """``TILE_PLACES`` of the last state whose tile laws were checked."""
+        self._tiles: list[str] = []
+        """The tile laws' failures there (``tile_failures``)."""
+        self._placed: tuple[int, ...] = ()
+        """The pieces placed there (``placed_pieces``)."""
 
-    def forget(self) -> None:
-        """Drop the memo: the next state is counted from nothing."""
-        self._supply = None
-        self._roster = None
-        self._players = ()
-        self._wealth = []
-        self._crews = []
-        self._supply_due = None
-        self._places = ()
-        self._board = None
-        self._loose_places = ()
-        self._discarded = None
-        self._stocks = None
-
-    def __call__(self, state: State, full: bool = False) -> list[str]:
-        """Every broken invariant of the state (empty when sound); ``full``: nothing is taken
-        from the memo. The memo is also dropped when the phase changes (``stage_of``)."""
-        stage = stage_of(state)
-        if full or stage != self._stage:
-            self.forget()
-            self._stage = stage
-        supply = state.supply
-        new_supply = supply is not self._supply
-        if new_supply and supply.keys() != SUPPLY_KEYS:
-            self._supply = None
-            return [f"the supply must count exactly {', '.join(sorted(SUPPLY_KEYS))}"]
-        new_roster = state.players is not self._roster
-        workers_changed = self._count_players(state.players)
-        # Goods cubes and coins: players plus supply hold every component. The supply holds
-        # what it must (and nobody holds more than there is): sound; otherwise the full
-        # count says which good or the coins are off. The same supply and players' dict as
-        # the last state: the same verdict.
-        if new_supply or new_roster:
-            self._supply = supply
-            due = self._supply_due
-            self._wealth_failures = (
-                []
-                if due is not None and WEALTH_OF(supply) == due
-                else wealth_failures(self.tables, supply, self._players)
-            )
-        failures = list(self._wealth_failures)
-        # Pieces, bonus tiles and worker tiles: checked again when a part they are read
-        # from is no longer the same object.
+    def __call__(self, state: State) -> list[str]:
+        """Every broken invariant of the state (empty when sound), as
+        ``invariant_failures`` finds them."""
+        tables, supply = self.tables, state.supply
+        if supply.keys() != SUPPLY_KEYS:
+            return [KEYS_FAILURE]
+        crews_changed = self._read_players(state.players)
+        # Goods cubes and coins: the supply holds what it must (sound), or the full count
+        # says which good or the coins are off.
+        due = self._supply_due
+        if due is not None and WEALTH_OF(supply) == due:
+            failures: list[str] = []
+        else:
+            failures = wealth_failures(tables, supply, state.players)
+        # The tile laws: checked again when a part they are read from is a new object.
         places = TILE_PLACES(state)
-        if workers_changed or places != self._places:
-            self._failures = self._tile_failures(state, workers_changed)
+        if crews_changed or places != self._places:
+            self._tiles = tile_failures(tables, state, self._crews)
             self._places = places
-            self._stocks = None
-        failures += self._failures
-        # Pieces on the main board (and cover tiles on workers) plus the supply: recounted
-        # when the pieces placed (above) or the supply's piece stocks changed (only a new
-        # supply can hold other stocks).
-        if new_supply or self._stocks is None:
-            stocks = PIECES_OF(supply)
-            if stocks != self._stocks:
-                self._piece_failures = piece_failures(self.tables, self._placed, supply)
-                self._stocks = stocks
-        failures += self._piece_failures
-        failures += turn_failures(self.tables, state)
+            self._placed = placed_pieces(state.board, self._crews)
+        failures += self._tiles
+        failures += piece_failures(tables, self._placed, supply)
+        failures += turn_failures(tables, state)
         return failures
 
-    def _count_players(self, roster: dict[str, PlayerState]) -> bool:
-        """Bring the players' holdings, what the supply must hold and the players' crews up
-        to date (counting only the records that changed, none when the state shares the
-        players' dict with the last one); whether any player's workers changed."""
-        if roster is self._roster:
+    def _read_players(self, players: dict[str, PlayerState]) -> bool:
+        """Bring the crews and holdings up to date, reading only the records that changed
+        (none when the state shares the players' dict with the last one); whether any
+        player's crew changed."""
+        if players is self._players:
             return False
-        self._roster = roster
-        players = tuple(roster.values())
-        seen = self._players
-        if len(players) != len(seen):
-            self._players = players
-            self._wealth = [holdings(p) for p in players]
+        self._players = players
+        records = list(players.values())
+        if len(records) != len(self._records):
+            self._records = records
+            self._crews = [crew_of(self.tables, p.workers) for p in records]
+            self._wealth = [holdings(p) for p in records]
             self._supply_due = supply_due(self._components, self._wealth)
-            self._crews = [crew_of(self.tables, p.workers) for p in players]
             return True
-        workers_changed = False
-        for i, (new, old) in enumerate(zip(players, seen, strict=True)):
+        crews_changed = wealth_changed = False
+        for i, (new, old) in enumerate(zip(records, self._records, strict=True)):
             if new is old:
                 continue
             if new.workers is not old.workers:
-                workers_changed = True
                 self._crews[i] = crew_of(self.tables, new.workers)
+                crews_changed = True
             if new.goods is not old.goods or new.coins != old.coins:
                 self._wealth[i] = holdings(new)
-                self._supply_due = supply_due(self._components, self._wealth)
-        self._players = players
-        return workers_changed
+                wealth_changed = True
+        if wealth_changed:
+            self._supply_due = supply_due(self._components, self._wealth)
+        self._records = records
+        return crews_changed
 
-    def _tile_failures(self, state: State, workers_changed: bool) -> list[str]:
-        """The failures of the board, bonus-tile and worker-tile counts, and the pieces
-        placed (kept for `piece_failures`). Each part is counted again only when what it
-        reads is a new object (the players' crews are already up to date); what ties the
-        parts together is checked from their counts."""
-        tables = self.tables
-        board = state.board
-        if board is not self._board:
-            self._board = board
-            self._board_count = count_board(tables, board)
-        loose = LOOSE_PLACES(state)
-        if loose != self._loose_places:
-            self._loose_places = loose
-            self._loose = loose_tally(tables, loose)
-        if workers_changed or state.discarded_workers is not self._discarded:
-            self._discarded = state.discarded_workers
-            self._halves = halves_tally(tables, state.discarded_workers, self._crews)
-        crews = self._crews
-        board_count = self._board_count
-        self._placed = {**board_count.placed, "cover_tiles": sum(c.covers for c in crews)}
-        failures = list(board_count.map_failures)
-        for crew in crews:
-            failures += crew.misprinted
-        failures += board_count.listing_failures
-        failures += bonus_failures(tables, state, board_count.bonus, crews)
-        failures += worker_tile_failures(tables, self._loose, self._halves)
-        return failures
+
+def holdings(player: PlayerState) -> tuple[int, ...]:
+    """A player's goods (in GOODS order) and coins."""
+    return (*GOODS_OF(player.goods), player.coins)
 
 
 def supply_due(
@@ -264,21 +183,62 @@ def supply_due(
 
 
 def wealth_failures(
-    tables: Tables, supply: dict[str, int], players: Sequence[PlayerState]
+    tables: Tables, supply: dict[str, int], players: dict[str, PlayerState]
 ) -> list[str]:
-    """Goods cubes and coins: players plus supply hold every component (one pass over the
-    players, each good's count read in GOODS order), and the supply holds none below zero."""
-    failures: list[str] = []
-    totals = list(GOODS_OF(supply))
-    coins = supply[COIN]
-    for p in players:
-        totals = list(map(operator.add, totals, GOODS_OF(p.goods)))
+    """Goods cubes and coins: players plus supply hold every component, and the supply
+    holds none below zero."""
+    stone, wood, sand, grain, coins = (supply[item] for item in ITEMS)
+    for p in players.values():
+        goods = p.goods
+        stone += goods["stone"]
+        wood += goods["wood"]
+        sand += goods["sand"]
+        grain += goods["grain"]
         coins += p.coins
-    for good, total in zip(GOODS, totals, strict=True):
-        if total != tables.cubes_per_good or supply[good] < 0:
-            failures.append(f"{good}: {total} cubes in play, the game has {tables.cubes_per_good}")
+    failures: list[str] = []
+    cubes = tables.cubes_per_good
+    for good, total in zip(GOODS, (stone, wood, sand, grain), strict=True):
+        if total != cubes or supply[good] < 0:
+            failures.append(f"{good}: {total} cubes in play, the game has {cubes}")
     if coins != tables.coins or supply[COIN] < 0:
         failures.append(f"coins: {coins} in play, the game has {tables.coins}")
+    return failures
+
+
+def tile_failures(tables: Tables, state: State, crews: Sequence[Crew]) -> list[str]:
+    """The tile laws: pieces on the map and listed once (the board's own checks), workers
+    as printed, the bonus tiles by kind, each worker tile in exactly one place."""
+    board = state.board
+    failures = board_failures(tables, board)
+    for crew in crews:
+        failures += crew.misprinted
+    failures += listing_failures(board)
+    failures += bonus_failures(tables, state, crews)
+    failures += worker_tile_failures(tables, state, crews)
+    return failures
+
+
+def placed_pieces(board: MainBoard, crews: Sequence[Crew]) -> tuple[int, ...]:
+    """The pieces placed, in PIECES order: on the main board, and the cover tiles lying on
+    workers."""
+    return (
+        len(board.roads),
+        len(board.milestones),
+        len(board.houses),
+        len(board.marketplaces),
+        len(board.flour),
+        sum(crew.covers for crew in crews),
+    )
+
+
+def piece_failures(tables: Tables, placed: tuple[int, ...], supply: dict[str, int]) -> list[str]:
+    """Each kind of piece: the pieces placed plus the supply's stock make the game's count,
+    the stock none below zero."""
+    failures: list[str] = []
+    for piece, n in zip(PIECES, placed, strict=True):
+        stock = supply[piece]
+        if n + stock != tables.pieces[piece] or stock < 0:
+            failures.append(f"{piece}: {n} placed + {stock} in supply")
     return failures
 
 
@@ -293,23 +253,6 @@ def turn_failures(tables: Tables, state: State) -> list[str]:
     if state.phase == OVER and (state.returns_due or state.cover_due or state.pending_bonus):
         failures.append("the game ended with a Castle tax or a bonus claim open")
     return failures
-
-
-def piece_failures(tables: Tables, placed: dict[str, int], supply: dict[str, int]) -> list[str]:
-    """Each kind of piece: the pieces placed plus the supply's stock make the game's count."""
-    failures: list[str] = []
-    for piece, n in placed.items():
-        if n + supply[piece] != tables.pieces[piece] or supply[piece] < 0:
-            failures.append(f"{piece}: {n} placed + {supply[piece]} in supply")
-    return failures
-
-
-def stage_of(state: State) -> str:
-    """The phase of play: the memo is dropped, so everything is checked in full, when it
-    changes (the draft, the turns, the game's end). Every round of turns would be stricter,
-    at about a third of the engine's time; the test suite checks every state in full
-    (``full_checks``)."""
-    return state.phase
 
 
 def crew_of(tables: Tables, workers: dict[str, Worker | None]) -> Crew:
@@ -339,37 +282,25 @@ def crew_of(tables: Tables, workers: dict[str, Worker | None]) -> Crew:
     return Crew(misprinted, covers, tuple(bonus_kinds), tuple(halves))
 
 
-def count_board(tables: Tables, board: MainBoard) -> BoardCount:
-    """The main board's own checks, its pieces by kind and its bonus tiles by kind."""
-    listing: list[str] = []
+def listing_failures(board: MainBoard) -> list[str]:
+    """Nothing listed twice on the main board; a flour sack only on a marketplace."""
+    failures: list[str] = []
     if len(set(board.roads)) != len(board.roads) or len(set(board.houses)) != len(board.houses):
-        listing.append("a road edge or a house triangle is listed twice")
+        failures.append("a road edge or a house triangle is listed twice")
     if not set(board.flour) <= set(board.marketplaces):
-        listing.append("a flour sack lies where no marketplace stands")
-    placed = {
-        "road_pieces": len(board.roads),
-        "milestones": len(board.milestones),
-        "houses": len(board.houses),
-        "marketplaces": len(board.marketplaces),
-        "flour_sacks": len(board.flour),
-    }
-    bonus = dict.fromkeys(KINDS, 0)
-    for kind in board.bonus_tiles.values():
-        if kind in bonus:
-            bonus[kind] += 1
-    return BoardCount(board_failures(tables, board), listing, placed, bonus)
+        failures.append("a flour sack lies where no marketplace stands")
+    return failures
 
 
-def bonus_failures(
-    tables: Tables, state: State, on_board: dict[str, int], crews: Sequence[Crew]
-) -> list[str]:
+def bonus_failures(tables: Tables, state: State, crews: Sequence[Crew]) -> list[str]:
     """Bonus tiles: face down, on the board, on workers or out of play, by kind."""
     failures: list[str] = []
+    on_board = list(state.board.bonus_tiles.values())
     on_workers = [kind for crew in crews for kind in crew.bonus_kinds]
     for kind in KINDS:
         n = (
             state.bonus_pool.get(kind, 0)
-            + on_board[kind]
+            + on_board.count(kind)
             + on_workers.count(kind)
             + state.discarded_bonus.count(kind)
         )
@@ -378,39 +309,27 @@ def bonus_failures(
     return failures
 
 
-def loose_tally(tables: Tables, places: Sequence[tuple[str, ...]]) -> Tally:
-    """The loose worker tiles: draw pile, display, draft pool and removed tiles."""
-    loose = [tile for place in places for tile in place]
-    tiles = set(loose)
-    return Tally(
-        len(loose), len(tiles) != len(loose), tiles, not tiles <= tables.worker_tiles.keys()
-    )
-
-
-def halves_tally(tables: Tables, discarded: tuple[str, ...], crews: Sequence[Crew]) -> Tally:
-    """The workers on player boards and out of play, and the worker tiles they are halves of."""
-    halves = list(discarded)
+def worker_tile_failures(tables: Tables, state: State, crews: Sequence[Crew]) -> list[str]:
+    """Worker tiles: each lies in exactly one loose place (draw pile, display, draft pool,
+    removed), or both its workers are on player boards or out of play. The workers are
+    unique, none belongs to a loose tile, and there are exactly two per tile that is not
+    loose, so every such tile is fully accounted for."""
+    loose = [*state.draw_pile, *state.display, *state.draft_pool, *state.removed_tiles]
+    halves = list(state.discarded_workers)
     for crew in crews:
         halves += crew.halves
-    tiles = {h.partition(".")[0] for h in halves}
-    return Tally(
-        len(halves), len(set(halves)) != len(halves), tiles, not tiles <= tables.worker_tiles.keys()
-    )
-
-
-def worker_tile_failures(tables: Tables, loose: Tally, halves: Tally) -> list[str]:
-    """Worker tiles: each lies in exactly one loose place, or both its workers are on player
-    boards or out of play. Halves are unique, none belongs to a loose tile, and there are
-    exactly two per tile that is not loose, so every such tile is fully accounted for."""
+    loose_tiles = set(loose)
+    halves_tiles = {h.partition(".")[0] for h in halves}
+    known = tables.worker_tiles.keys()
     failures: list[str] = []
-    if loose.repeated or halves.repeated:
+    if len(loose_tiles) != len(loose) or len(set(halves)) != len(halves):
         failures.append("a worker tile or a worker lies in two places")
-    if not halves.tiles.isdisjoint(loose.tiles):
+    if not halves_tiles.isdisjoint(loose_tiles):
         failures.append("a worker tile is both loose and on a player board")
-    if loose.unknown or halves.unknown:
+    if not loose_tiles <= known or not halves_tiles <= known:
         failures.append("worker tiles appear that the game does not have")
-    if halves.size != 2 * (len(tables.worker_tiles) - len(loose.tiles)):
-        failures.append(f"{halves.size} workers on boards or out of play, {loose.size} tiles loose")
+    if len(halves) != 2 * (len(tables.worker_tiles) - len(loose_tiles)):
+        failures.append(f"{len(halves)} workers on boards or out of play, {len(loose)} tiles loose")
     return failures
 
 

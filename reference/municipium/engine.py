@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from reference.core.aliases import Term
 from reference.core.datafile import DataSet
@@ -108,6 +110,11 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
     legal_rules = legal
     setup_rules = rules_setup
 
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self._memo = invariants.Memo()
+        """The families' and institutions' counts last made, for this rule set only."""
+
     def why_to_act(self, state: State, player: str) -> str:
         """Why ``player`` is asked now, with the rule id (what a MUN-TURN-01 verdict adds)."""
         if state.phase == "place":
@@ -193,20 +200,11 @@ class Municipium(RuleSet[MunicipiumOptions, Tables, State, Event]):
         winners = tuple(name for name in state.players if rank(name) == best)
         return Result(scores=scores, winners=winners)
 
-    _memo: invariants.Memo | None = None
-    """The card piles the invariant checks found sound this round (made on first use)."""
-
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of ``state`` (see invariants.py): in full with
-        ``full_checks`` and at each round's start, else the card piles found sound since
-        the round began are not sorted again while they are the very same tuples."""
-        if self.full_checks:
-            return invariant_failures(self.tables, state)
-        memo = self._memo
-        round_key = invariants.round_of(state)
-        if memo is None or memo.round_key != round_key:
-            memo = self._memo = invariants.Memo(round_key)
-        return invariant_failures(self.tables, state, memo)
+        """Every broken invariant of ``state`` (see invariants.py): the families and the
+        institutions counted before are not counted again, the same answer as
+        ``invariants.invariant_failures`` without a memo."""
+        return invariant_failures(self.tables, state, self._memo)
 
     def position_failures(self, state: State) -> list[str]:
         """Why a hand-written position could not arise in play: a map that does not name

@@ -114,14 +114,14 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
     """An unknown piece, tile code, stack or size, or a cell not written ``x,y``, is
     malformed: read before any rule."""
 
-    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
-        super().__init__(options, full_checks)
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
         # PAL-SOLO-01: the solo game is for one player; the others for 2-5.
         solo = self.options.mode == SOLO
         self.min_players = 1 if solo else 2
         self.max_players = 1 if solo else 5
         self._memo = invariants.Memo()
-        """What the last invariant check found, for this rule set only."""
+        """The last state whose tiles and lattice were found sound, for this rule set only."""
 
     def why_to_act(self, state: State, player: str) -> str:
         """Why ``player`` is asked now, with the rule id (what a PAL-TURN-01 verdict adds)."""
@@ -172,12 +172,7 @@ class PalmyraGame(RuleSet[PalmyraOptions, Config, State, Event]):
         return Result(scores, winners)
 
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of ``state`` (empty when sound): in full with
-        ``full_checks`` and when the stage of play changes (the game's end among them),
-        else the holdings on what changed since the last sound state (``invariants.Memo``)."""
-        if self.full_checks:
-            return invariants.failures(self.tables, state, invariants.Memo())
-        stage = invariants.stage_of(state)
-        if self._memo.stage != stage:
-            self._memo = invariants.Memo(stage)
+        """Every broken invariant of ``state`` (empty when sound): the tiles and the lattice
+        on what changed since the last sound state (``invariants.Memo``), the same answer
+        as ``invariants.invariant_failures``."""
         return invariants.failures(self.tables, state, self._memo)

@@ -1,5 +1,21 @@
 """Palmyra's invariants, checked after every event: tiles and coins conserved, the lattice
-sound, pieces on tiles or in the centre, the turn bookkeeping consistent."""
+sound, pieces on tiles or in the centre, the turn bookkeeping consistent.
+
+``invariant_failures`` counts every law in full. The rule set checks through a ``Memo``,
+which gives the same answer with two shortcuts, each kept because it buys more than 5% of
+a validation's CPU (shortcuts for the coins and the pieces bought less and were removed):
+the tile count and the lattice. Counting every tile of the mix against the stacks, the
+board and every hand, and fitting every tile on the board to its cell, are the costliest
+checks of the game, and an event moves a few tiles at most. States are immutable and an
+event changes a few of their parts, sharing the others with the state before
+(reference/core/evolve.py), so once a state's tiles and lattice are found sound the next
+state's are checked on what changed since: a holder that is the very same object needs no
+second look, the tiles that moved between holders must balance, and each tile added to the
+board must fit its cell. Whatever a shortcut cannot vouch for is counted in full, so a
+fault reads the same either way. A contract test compares the memo with
+``invariant_failures`` after every event of seeded play-outs and on states broken in each
+part the shortcuts key on (tests/contract/test_invariant_shortcuts.py).
+"""
 
 from __future__ import annotations
 
@@ -18,9 +34,15 @@ _ACTION_OF_PHASE = {
 }
 
 
+def invariant_failures(cfg: Config, state: State) -> list[str]:
+    """Every broken invariant (an empty list when the state is sound), counted in full."""
+    return failures(cfg, state, Memo())
+
+
 def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
-    """Every broken invariant (an empty list when the state is sound)."""
-    found = _holdings(cfg, state, memo)
+    """Every broken invariant (an empty list when the state is sound), the tiles and the
+    lattice checked on what changed since the last state ``memo`` found them sound."""
+    found = [*_coins(cfg, state), *_tiles_and_lattice(cfg, state, memo), *_pieces(state)]
     players = state.players
     if state.current not in players:
         found.append(f"current player {state.current!r} is not a player")
@@ -50,67 +72,40 @@ def failures(cfg: Config, state: State, memo: Memo) -> list[str]:
 
 
 class Memo:
-    """The last state whose holdings were found sound, kept by one engine (never shared
-    between rule sets).
+    """The last state whose tiles and lattice were found sound, kept by one engine (never
+    shared between rule sets: its tile mix is the one counted against); a new one checks
+    them in full."""
 
-    States are immutable and an event changes a few of their parts, sharing the others
-    with the state before (reference/core/evolve.py). Once a state's coins, tiles, board
-    and pieces are found sound, the next state's are checked on what changed since: a part
-    that is the very same object needs no second look, and a changed part is compared with
-    the part it replaced. A memo serves one stage of the game (``stage_of``); a fresh one
-    checks everything in full.
-    """
-
-    def __init__(self, stage: str = "") -> None:
-        self.stage = stage
-        """The stage of the game (``stage_of``) this memo serves: a new one starts empty."""
+    def __init__(self) -> None:
         self.sound: State | None = None
-        """The last state whose coins, tiles, lattice and pieces were all sound (an unsound
-        state checked since leaves it in place: the next is compared with this one)."""
-        self.mix: dict[str, int] | None = None
-        """The tile mix ``sound`` was checked against."""
+        """The last state whose tiles and lattice were both sound (an unsound state checked
+        since leaves it in place: the next is compared with this one)."""
 
 
-def stage_of(state: State) -> str:
-    """The phase of play, or "over": the memo starts empty, so everything is checked in full,
-    when the game ends (and when play leaves or reaches the setup draws). Every round would
-    be stricter, at about a tenth of the engine's time; the test suite checks every state
-    in full (``full_checks``)."""
-    return OVER if state.phase == OVER else SETUP if state.phase == SETUP else TURN
-
-
-def _holdings(cfg: Config, state: State, memo: Memo) -> list[str]:
-    """What is wrong with the coins, the tiles, the lattice and the pieces: in full, or,
-    after a sound state (``memo.sound``), only where this state differs from it. Each
-    shortcut answers only "still sound"; a law it cannot vouch for is checked in full,
-    so a fault is always named as the full check names it."""
+def _tiles_and_lattice(cfg: Config, state: State, memo: Memo) -> list[str]:
+    """What is wrong with the tiles and the lattice: in full, or, after a sound state
+    (``memo.sound``) with the same city, only where this state differs from it. Each
+    shortcut answers only "still sound"; a law it cannot vouch for is checked in full, so
+    a fault is always named as the full check names it."""
     last = memo.sound
-    mix = cfg.tables.mix
-    if last is None or memo.mix is not mix or last.city is not state.city:
-        found = _coins(cfg, state) + _tiles(cfg, state) + _lattice(state) + _pieces(state)
+    if last is None or last.city is not state.city:
+        found = _tiles(cfg, state) + _lattice(state)
     else:
-        coins_moved, hands_moved, pieces_moved = _players_changed(last, state)
         same_board = state.board is last.board
         added = {} if same_board else _tiles_added(last.board, state.board)
         same_stacks = (
             state.large_stack is last.large_stack and state.small_stack is last.small_stack
         )
         found = []
-        # Coins: the same coins in each hand, the bank and out of play.
-        if coins_moved or state.bank != last.bank or state.removed != last.removed:
-            found += _coins(cfg, state)
         # Tiles: the same holders hold the same tiles; else the tiles that moved balance.
-        holders_changed = hands_moved or not (same_board and same_stacks)
+        holders_changed = _hands_changed(last, state) or not (same_board and same_stacks)
         if holders_changed and not _tiles_moved_within(last, state, added):
             found += _tiles(cfg, state)
         # The lattice: the same board, or the sound one with only fitting tiles added.
         if not (same_board or _added_tiles_fit(added, state)):
             found += _lattice(state)
-        # The pieces: each where it stood, on the same board.
-        if pieces_moved or not same_board:
-            found += _pieces(state)
     if not found:
-        memo.sound, memo.mix = state, mix
+        memo.sound = state
     return found
 
 
@@ -127,22 +122,19 @@ def _coins(cfg: Config, state: State) -> list[str]:
     return []
 
 
-def _players_changed(last: State, state: State) -> tuple[bool, bool, bool]:
-    """Whether any player's coins, tiles in hand (supply, face down) or pieces differ from
-    ``last``; all three when the seats are not the same."""
+def _hands_changed(last: State, state: State) -> bool:
+    """Whether any player's tiles in hand (supply, face down) are not the very same tuples
+    as in ``last``; True when the seats are not the same."""
     if state.players is last.players:
-        return False, False, False
+        return False
     before = last.players
     if state.players.keys() != before.keys():
-        return True, True, True
-    coins = hands = pieces = False
+        return True
     for name, p in state.players.items():
         q = before[name]
-        if p is not q:
-            coins = coins or p.coins != q.coins
-            hands = hands or p.supply is not q.supply or p.face_down is not q.face_down
-            pieces = pieces or p.legion != q.legion or p.censor != q.censor
-    return coins, hands, pieces
+        if p is not q and (p.supply is not q.supply or p.face_down is not q.face_down):
+            return True
+    return False
 
 
 _COINS = attrgetter("coins")

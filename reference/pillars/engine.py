@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from reference.core.aliases import Term
 from reference.core.datafile import DataSet
@@ -14,12 +12,7 @@ from reference.core.ruleset import Handler, RuleSet
 from reference.pillars import asking, fields, legal, rounds, rules_actions, rules_cards, vocabulary
 from reference.pillars import events as ev
 from reference.pillars.flow import Ctx, make_ctx, over_own_limit
-from reference.pillars.invariants import (
-    InvariantChecker,
-    invariant_failures,
-    unknown_cards,
-    unknown_players,
-)
+from reference.pillars.invariants import invariant_failures, unknown_cards, unknown_players
 from reference.pillars.options import PillarsOptions
 from reference.pillars.state import State
 from reference.pillars.tables import read_tables
@@ -117,11 +110,6 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
     check_fields = staticmethod(fields.check_fields)
     """An unknown resource is malformed: read before any rule."""
 
-    def __init__(self, options: Mapping[str, Any], full_checks: bool | None = None) -> None:
-        super().__init__(options, full_checks)
-        self._invariants = InvariantChecker(self.tables.t)
-        """The invariant counts with their memo, for this rule set only."""
-
     def read_tables(self, data: DataSet, options: PillarsOptions) -> Ctx:
         """The typed tables (PIL data keys) with the options and the board's spaces."""
         return make_ctx(read_tables(data), options)
@@ -173,10 +161,8 @@ class Pillars(RuleSet[PillarsOptions, Ctx, State, Event]):
         return Result(scores=scores, winners=winners)
 
     def invariant_failures(self, state: State) -> list[str]:
-        """Every broken invariant of ``state``: in full with ``full_checks`` and when the
-        round or phase changes, else counting again only what changed since the last
-        check (``InvariantChecker``)."""
-        return self._invariants(state, self.full_checks)
+        """Every broken invariant of ``state`` (see invariants.py), counted in full."""
+        return invariant_failures(self.tables, state)
 
     def position_failures(self, state: State) -> list[str]:
         """Why a hand-written position could not arise in play: a card id that names no

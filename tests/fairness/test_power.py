@@ -13,7 +13,7 @@ from simulate import Corpus, Favouring, Sticky, tally_of
 import rules_oracle
 from rules_oracle import FairnessResult, GroupResult
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("product_checks")]
+pytestmark = pytest.mark.slow
 
 
 def judged(folder: Path) -> FairnessResult:

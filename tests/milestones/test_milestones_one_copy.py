@@ -91,9 +91,9 @@ def test_goods_and_coins_conservation_reads_every_player() -> None:
 
 
 def test_piece_stocks_are_rechecked_when_only_the_supply_changes() -> None:
-    """The incremental check (full_checks off) keeps the pieces placed while the board and
-    the workers stay the same objects, but every change to a piece stock is counted again."""
-    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    """Every change to a piece stock is counted, the board and the workers the same
+    objects as in a sound state just checked."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}))
     assert game.invariant_failures(state) == []
     roads = state.supply["road_pieces"]
     covers = state.supply["cover_tiles"]
@@ -117,12 +117,11 @@ def test_piece_stocks_are_rechecked_when_only_the_supply_changes() -> None:
     ]
 
 
-def test_goods_and_coins_are_recounted_for_the_player_whose_record_changed() -> None:
-    """The incremental check (full_checks off) keeps each player's goods and coins by the
-    identity of the player's record: a sound state fills the memo, then a player given a
-    cube or a coin from nowhere (the supply the same object) is still reported, and so is a
-    supply short of a cube while every player stays the same object."""
-    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+def test_goods_and_coins_from_nowhere_are_reported_after_a_sound_state() -> None:
+    """After a sound state, a player given a cube or a coin from nowhere (the supply the
+    same object) is reported, and so is a supply short of a cube while every player stays
+    the same object."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}))
     cubes, coins = game.tables.cubes_per_good, game.tables.coins
     assert game.invariant_failures(state) == []
     a = state.players["a"]
@@ -145,10 +144,10 @@ def test_goods_and_coins_are_recounted_for_the_player_whose_record_changed() -> 
 
 
 def test_board_checks_follow_the_board_through_the_memo() -> None:
-    """The incremental check (full_checks off) makes the board's own checks only when the
-    board is a new object: a road off the map is reported once the memo is warm, and still
-    reported when afterwards only a worker tile place changes (the same broken board)."""
-    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    """The worker-tile shortcut checks the board's own laws again when a tile place
+    changes: a road off the map is reported once the memo is warm, and still reported
+    when afterwards only a worker tile place changes (the same broken board)."""
+    game, state = standard(MilestonesGame({"profile": PROFILE}))
     assert game.invariant_failures(state) == []
     roads = state.supply["road_pieces"]
     off_map = attrs.evolve(

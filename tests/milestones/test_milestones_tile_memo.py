@@ -1,9 +1,11 @@
-"""The incremental check (full_checks off) counts the worker and bonus tiles part by part:
-each player's workers by the identity of the player's workers, the loose tiles by the
-identity of the draw pile, display, draft pool and removed tiles, the workers out of play
-with any player's workers. A sound state fills the memo; each hand-broken state after it,
-broken in one part while the others stay the same objects, must still be reported (and a
-sound one after it found sound)."""
+"""The worker-tile shortcut (reference/milestones/invariants.py ``InvariantChecker``) reads
+each player's workers again only when they are a new dict, and checks the tile laws again
+only when a player's workers or a place they read (the board, the draw pile, display,
+draft pool, removed tiles, workers and bonus tiles out of play, the face-down bonus tiles)
+is a new object. A sound state fills the memo; each hand-broken state after it, broken in
+one part while the others stay the same objects, must still be reported (and a sound one
+after it found sound). tests/contract/test_invariant_shortcuts.py compares the checker
+with the full count over whole play-outs."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from reference.milestones.state import State, Worker
 
 def incremental() -> tuple[MilestonesGame, State]:
     """The standard two-player position with the memo filled by a sound check."""
-    game, state = standard(MilestonesGame({"profile": PROFILE}, full_checks=False))
+    game, state = standard(MilestonesGame({"profile": PROFILE}))
     assert game.invariant_failures(state) == []
     return game, state
 

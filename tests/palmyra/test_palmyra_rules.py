@@ -332,14 +332,14 @@ def test_PAL_CHAIN_04_lone_icon_needs_room_for_a_partner() -> None:
     )
 
 
-# ------------------------------------------------------------------ incremental invariant checks
+# ------------------------------------------- invariant checks after a sound state (the memo warm)
 
 
-def test_palmyra_coin_memo_sees_bank_and_player_changes() -> None:
-    """The incremental check (full_checks=False) sees a change of the bank alone (the
-    players dict the same object), of the coins out of play alone, and of one player's
-    coins in a new players dict."""
-    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+def test_palmyra_coins_are_counted_after_a_sound_state() -> None:
+    """After a sound state, a change of the bank alone (the players dict the same object),
+    of the coins out of play alone, and of one player's coins in a new players dict is
+    reported."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}})
     state = position(game)
     assert game.invariant_failures(state) == []
     bank_off = attrs.evolve(state, bank=state.bank + 1)
@@ -357,11 +357,11 @@ def test_palmyra_coin_memo_sees_bank_and_player_changes() -> None:
     assert game.invariant_failures(paid) == []
 
 
-def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
-    """The incremental check sees a piece left off the board when only the board changes,
-    and two pieces on one tile, or a piece moved off the board, when only the players
-    change."""
-    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+def test_palmyra_pieces_are_checked_after_a_sound_state() -> None:
+    """After a sound state, a piece left off the board when only the board changes, and two
+    pieces on one tile, or a piece moved off the board, when only the players change, are
+    reported."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}})
     state = position(game)
     assert game.invariant_failures(state) == []
     # a's legion stands on 0,0: the same players on a board where its tile is elsewhere.
@@ -384,10 +384,10 @@ def test_palmyra_pieces_memo_sees_board_and_player_changes() -> None:
 
 
 def test_palmyra_tile_memo_sees_board_and_supply_changes() -> None:
-    """The incremental check's tile-count memo: a tile more on the board (the players dict
-    the same object), or in a new players dict, is caught, and a rebuilt players dict
-    holding the same tiles, or a tile drawn into a supply, is sound."""
-    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+    """The tile-count shortcut: a tile more on the board (the players dict the same
+    object), or in a new players dict, is caught, and a rebuilt players dict holding the
+    same tiles, or a tile drawn into a supply, is sound."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}})
     state = position(game)
     assert game.invariant_failures(state) == []
     extra_tile = attrs.evolve(state, board={**state.board, "4,0": "L:M"})
@@ -404,9 +404,9 @@ def test_palmyra_tile_memo_sees_board_and_supply_changes() -> None:
 
 
 def shortcut_game(state_of: Any = position) -> tuple[PalmyraGame, State]:
-    """A rule set checking on what changed (full_checks=False) and the fixture position,
-    found sound once: the memo now holds it, so what follows is checked on the changes."""
-    game = PalmyraGame({"profile": {"tiles.mix": MIX}}, full_checks=False)
+    """A rule set and the fixture position, found sound once: the memo now holds it, so
+    the tiles and the lattice of what follows are checked on the changes."""
+    game = PalmyraGame({"profile": {"tiles.mix": MIX}})
     state = state_of(game)
     assert game.invariant_failures(state) == []
     return game, state
@@ -529,8 +529,8 @@ def test_palmyra_pieces_law_piece_by_piece() -> None:
 
 
 def test_palmyra_draws_due_to_players_only() -> None:
-    """A draw due to someone who is not a player is reported (checked on every state, also
-    in the incremental check), among draws due to players; draws due to players are sound."""
+    """A draw due to someone who is not a player is reported (checked on every state),
+    among draws due to players; draws due to players are sound."""
     game, state = shortcut_game()
     drawing = attrs.evolve(state, phase="draw", draws_due=(Draw("a", "large"), Draw("b", "small")))
     assert game.invariant_failures(drawing) == []
