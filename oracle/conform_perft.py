@@ -280,17 +280,7 @@ class _Check:
                 raise _Found(self.finding(spot, "perft_count", message))
             event, n = differing[0]
             way.append(f"{_short(event)} ours {n}, the engine's {theirs[same_event(game, event)]}")
-            refused = self.remote.apply(event)
-            if refused is not None:
-                message = (
-                    f"{top}; the engine lists {_short(event)} in its divide but refuses it: "
-                    f"{refused.rule}: {refused.message}"
-                )
-                raise _Found(
-                    self.finding(
-                        spot, "refused_legal", message, probe=event, their_rule=refused.rule
-                    )
-                )
+            self.apply_listed(spot, event, f"{top}; the engine lists {_short(event)} in its divide")
             spot, ours, depth = spot.then(event), ours.apply(event), depth - 1
             top = f"{top}; under {way[-1]}"
 
@@ -367,19 +357,19 @@ class _Check:
         for i, event in enumerate(our_events):
             if i > 0:
                 self.back_to(spot, ours)
-            refused = self.remote.apply(event)
-            if refused is not None:
-                message = (
-                    f"the engine lists {_short(event)} as legal but refuses it: "
-                    f"{refused.rule}: {refused.message}"
-                )
-                raise _Found(
-                    self.finding(
-                        spot, "refused_legal", message, probe=event, their_rule=refused.rule
-                    )
-                )
+            self.apply_listed(spot, event, f"the engine lists {_short(event)} as legal")
             total += self.visit(spot.then(event), ours.apply(event), depth - 1, top)
         return total
+
+    def apply_listed(self, spot: Spot, event: Mapping[str, Any], listed: str) -> None:
+        """Apply ``event``, one the engine listed, on the engine: refusing it is a finding
+        (``listed`` says where the engine listed it)."""
+        refused = self.remote.apply(event)
+        if refused is not None:
+            message = f"{listed} but refuses it: {refused.rule}: {refused.message}"
+            raise _Found(
+                self.finding(spot, "refused_legal", message, probe=event, their_rule=refused.rule)
+            )
 
     def back_to(self, spot: Spot, ours: Position) -> None:
         """Put the engine back at ``spot``: our position's every top-level value through

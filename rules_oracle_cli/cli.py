@@ -74,6 +74,19 @@ class PlainFormat(StrEnum):
 
 
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: every core).")]
+Profile = Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")]
+LogOptions = Annotated[
+    str | None,
+    typer.Option(help="Game options as a JSON object, over each log header's own."),
+]
+FromList = Annotated[
+    Path | None,
+    typer.Option("--from-list", help="A file of log paths, one a line (- : standard input)."),
+]
+Dask = Annotated[
+    str | None,
+    typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
+]
 
 
 def _usage(message: str) -> NoReturn:
@@ -113,7 +126,7 @@ def play(
     seed: Annotated[int, typer.Option(help="Seed of the random choices.")] = 0,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here.")] = None,
     options: Annotated[str, typer.Option(help="Game options as a JSON object.")] = "{}",
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    profile: Profile = None,
     claims: Annotated[
         ClaimsMode, typer.Option(help="acting: the actor's plain values; full: every path.")
     ] = ClaimsMode.acting,
@@ -208,23 +221,14 @@ def validate(
         int | None, typer.Option(help="Also print the reference state after N events.")
     ] = None,
     strict: Annotated[bool, typer.Option(help="An incomplete log fails too.")] = False,
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
-    options: Annotated[
-        str | None,
-        typer.Option(help="Game options as a JSON object, over each log header's own."),
-    ] = None,
+    profile: Profile = None,
+    options: LogOptions = None,
     html: Annotated[
         Path | None, typer.Option(help="Write an HTML replay of each failing log here.")
     ] = None,
-    from_list: Annotated[
-        Path | None,
-        typer.Option("--from-list", help="A file of log paths, one a line (- : standard input)."),
-    ] = None,
+    from_list: FromList = None,
     jobs: Jobs = 1,
-    dask: Annotated[
-        str | None,
-        typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
-    ] = None,
+    dask: Dask = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Text: print only failures and the totals.")
     ] = False,
@@ -296,20 +300,11 @@ def fairness(
         float, typer.Option(help="Significance level, after Holm's correction.")
     ] = 0.01,
     seed: Annotated[int, typer.Option(help="Seed of the randomized PIT values.")] = 0,
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
-    options: Annotated[
-        str | None,
-        typer.Option(help="Game options as a JSON object, over each log header's own."),
-    ] = None,
-    from_list: Annotated[
-        Path | None,
-        typer.Option("--from-list", help="A file of log paths, one a line (- : standard input)."),
-    ] = None,
+    profile: Profile = None,
+    options: LogOptions = None,
+    from_list: FromList = None,
     jobs: Jobs = 1,
-    dask: Annotated[
-        str | None,
-        typer.Option(help="Dask scheduler address, or 'local' (needs the dask extra)."),
-    ] = None,
+    dask: Dask = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Text: print only failing logs and the totals.")
     ] = False,
@@ -393,7 +388,7 @@ def _write_page(page: str, output: Path) -> None:
 def replay(
     source: Annotated[Path, typer.Argument(help="A log (*.jsonl) or a scenario (*.yaml).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    profile: Profile = None,
 ) -> None:
     """Write a self-contained HTML page that steps through a log or scenario, board drawn,
     with the verdict highlighted at its event. Exit code as validate / scenarios."""
@@ -464,7 +459,7 @@ def scenarios(
     ] = None,
     game: Annotated[str | None, typer.Option(help="Only this game's scenarios.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="Report format.")] = Format.text,
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    profile: Profile = None,
     jobs: Jobs = 1,
 ) -> None:
     """Run scenario files: pass or fail each, with the reason."""
@@ -598,7 +593,7 @@ def perft(
         typer.Option(help="Check a perft suite on our engine: a file, or a game's bundled one."),
     ] = None,
     options: Annotated[str | None, typer.Option(help="Game options as a JSON object.")] = None,
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    profile: Profile = None,
     jobs: Jobs = 1,
     fmt: Annotated[PlainFormat, typer.Option("--format", help="Report format.")] = PlainFormat.text,
 ) -> None:
@@ -731,7 +726,7 @@ def conform(
     options: Annotated[
         str | None, typer.Option(help="Game options as a JSON object (sent in new_game).")
     ] = None,
-    profile: Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")] = None,
+    profile: Profile = None,
     option_matrix: Annotated[
         bool, typer.Option(help="Play every documented option value and mode in turn.")
     ] = False,

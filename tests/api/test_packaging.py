@@ -8,21 +8,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_invoke import ROOT, invoke
 
 import rules_oracle
-from rules_oracle_cli.cli import app
 
-ROOT = Path(__file__).resolve().parents[2]
-FORMATS = (ROOT / "docs" / "formats.md").read_text()
-runner = CliRunner()
 MARKET = ROOT / "scenarios" / "pillars" / "PIL-MARKET-04-metal-is-never-bought.yaml"
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_packaging_metadata() -> None:

@@ -4,22 +4,10 @@ scenario paths as scenarios does."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from typer.testing import CliRunner
+from cli_invoke import ROOT, invoke
 
-from rules_oracle_cli.cli import app
-
-ROOT = Path(__file__).resolve().parents[2]
-FORMATS = (ROOT / "docs" / "formats.md").read_text()
-runner = CliRunner()
 MARKET = ROOT / "scenarios" / "pillars" / "PIL-MARKET-04-metal-is-never-bought.yaml"
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_explain_any_case_and_suggestions() -> None:

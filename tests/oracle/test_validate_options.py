@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from cli_invoke import ROOT, invoke
 
-from typer.testing import CliRunner
-
-from rules_oracle_cli.cli import app
-
-ROOT = Path(__file__).resolve().parents[2]
-FORMATS = (ROOT / "docs" / "formats.md").read_text()
-runner = CliRunner()
 MARKET = ROOT / "scenarios" / "pillars" / "PIL-MARKET-04-metal-is-never-bought.yaml"
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_validate_options_plays_the_other_reading() -> None:
