@@ -19,6 +19,7 @@ import yaml
 from oracle.findings import Finding, Settings
 from oracle.formats.log import header_line
 from oracle.refengine import LocalEngine
+from oracle.rulebook import find_rule
 
 ACCEPTED = frozenset({"accepted_illegal", "changed_by_refusal"})
 
@@ -68,7 +69,7 @@ def scenario_text(settings: Settings, finding: Finding, case: str | None = None)
             steps.append(dict(finding.probe))
         for event in given + steps:
             ref.apply(event)
-        expect, rules = _expect_here(ref, finding), []
+        expect, rules = _expect_here(ref, finding), _cited(ref, finding)
     data: dict[str, Any] = {
         "id": case or case_id(settings.game, finding),
         "game": settings.game,
@@ -88,6 +89,16 @@ def scenario_text(settings: Settings, finding: Finding, case: str | None = None)
     data["expect"] = expect
     text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     return text
+
+
+def _cited(ref: LocalEngine, finding: Finding) -> list[str]:
+    """The rule a finding that is no refusal rests on (``Finding.rule``: the rule by which
+    ours made the value, refuses the engine's extra event, ...), when it is one of the
+    game's or the core catalogue's: the case cites it."""
+    game, _ = ref.internals()
+    if finding.rule is None or find_rule(game, finding.rule) is None:
+        return []
+    return [finding.rule]
 
 
 def _given_and_steps(

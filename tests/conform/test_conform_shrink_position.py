@@ -54,6 +54,10 @@ def test_a_bug_after_event_400_is_saved_as_a_step_from_a_given_position(tmp_path
     assert f["shrink"] == "position" and f["shrunk_from"] > 400
     assert f["given"] and len(f["steps"]) <= 3
     (case,) = tmp_path.glob("*.yaml")
+    # the case cites the rule the wrong value rests on: the worker majorities (MIL-END-04),
+    # whose winner's 5 VP the planted bug pays as 6
+    assert f["rule"] == "MIL-END-04"
+    assert yaml.safe_load(case.read_text())["rules"] == ["MIL-END-04"]
     # the log is the game as found: the first disagreement after event 400
     (log,) = tmp_path.glob("*.jsonl")
     assert len(log.read_text().splitlines()) - 1 == f["shrunk_from"] > 400
