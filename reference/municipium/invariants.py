@@ -11,6 +11,10 @@ fields in play the same). States are frozen and share what an event left alone, 
 events change one family and one or two institutions. A contract test compares the memo
 with the full count after every event of seeded play-outs and on states broken in each
 part the shortcuts key on (tests/contract/test_invariant_shortcuts.py).
+
+A favour or wreath supply a profile made unlimited (``null``, reference/core/stock.py) has
+no total: its pieces are not conserved, only checked to be unlimited exactly when the
+game's supply is (``supply_failures``). The supplies are read on every state, never memoed.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Collection
 
+from reference.core.stock import Stock, holds
 from reference.municipium.rules_flow import add
 from reference.municipium.state import PHASES, Institution, PlayerState, State
 from reference.municipium.tables import KINDS, Tables
@@ -173,15 +178,21 @@ def conservation_failures(
         if memo:
             memo.places = (state.institutions, fields, kept)
     stocks: tuple[str, ...] = ()
-    if min(state.bag.values()) < 0 or state.favour_supply < 0 or state.wreath_supply < 0:
-        stocks = (f"a stock is negative: bag {state.bag}, favours {state.favour_supply}",)
+    favour_supply, wreath_supply = state.favour_supply, state.wreath_supply  # None: unlimited
+    if (
+        min(state.bag.values()) < 0
+        or (favour_supply is not None and favour_supply < 0)
+        or (wreath_supply is not None and wreath_supply < 0)
+    ):
+        stocks = (f"a stock is negative: bag {state.bag}, favours {favour_supply}",)
     return stocks, held[3] + kept[3] + totals_failures(t, state, held, kept)
 
 
 def totals_failures(t: Tables, state: State, held: Count, kept: Count) -> tuple[str, ...]:
     """Every kind of piece not conserved: citizens of each kind in the bag, in front of the
     families (``held``), in the institutions (``kept``) and drawn; favours and wreaths in
-    their supplies, the families' and the institutions'."""
+    their supplies, the families' and the institutions' (not those of a supply a profile
+    made unlimited: ``supply_failures``)."""
     bad: list[str] = []
     bag = state.bag if state.drawn is None else add(state.bag, state.drawn, 1)
     per_kind = t.citizens_per_kind
@@ -189,13 +200,23 @@ def totals_failures(t: Tables, state: State, held: Count, kept: Count) -> tuple[
     for kind, in_bag, own, placed in zip(KINDS, kinds_of(bag), held[0], kept[0]):  # noqa: B905
         if in_bag + own + placed != per_kind:
             bad.append(f"{in_bag + own + placed} {kind} citizens in the game, not {per_kind}")
-    favours = state.favour_supply + held[1] + kept[1]
-    wreaths = state.wreath_supply + held[2]
-    if favours != t.favours:
-        bad.append(f"{favours} favours in the game, not {t.favours}")
-    if wreaths != t.wreaths:
-        bad.append(f"{wreaths} wreaths in the game, not {t.wreaths}")
+    bad += supply_failures("favours", state.favour_supply, held[1] + kept[1], t.favours)
+    bad += supply_failures("wreaths", state.wreath_supply, held[2], t.wreaths)
     return tuple(bad)
+
+
+def supply_failures(what: str, supply: Stock, elsewhere: int, in_game: Stock) -> list[str]:
+    """A supply's pieces not conserved: the ``supply`` and ``elsewhere`` (families,
+    fields) hold the game's ``in_game``. A supply a profile made unlimited (None,
+    reference/core/stock.py) is so exactly when the game's is, and its pieces are not
+    counted: it has no total to hold."""
+    if supply is None or in_game is None:
+        if (supply is None) != (in_game is None):
+            return [f"{what}: the supply is unlimited only when the game's is"]
+        return []
+    if supply + elsewhere != in_game:
+        return [f"{supply + elsewhere} {what} in the game, not {in_game}"]
+    return []
 
 
 def field_refill_failures(t: Tables, state: State) -> list[str]:
@@ -215,7 +236,7 @@ def field_refill_failures(t: Tables, state: State) -> list[str]:
     refilling = state.field_for if state.phase == "draw" and state.draw_for == "field" else None
     for name in t.meeting_rooms:
         place = state.institutions[name]
-        if state.favour_supply > 0 and not place.favour:
+        if holds(state.favour_supply, 1) and not place.favour:  # unlimited: always holds
             bad.append(f"the {name}'s favour field is empty while the supply holds favours")
         empty = fields and place.citizen_field is None and name != refilling
         if empty and bag_holds and state.phase != "setup":

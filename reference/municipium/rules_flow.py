@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.core.state import with_player as with_player
+from reference.core.stock import Stock, holds, put_back, take
 from reference.municipium.state import Institution, PlayerState, State, evolve
 from reference.municipium.tables import KINDS, Tables
 
@@ -115,15 +116,16 @@ def settle(
 
 
 def exchanged(
-    player: PlayerState, bag: dict[str, int], supply: int
-) -> tuple[PlayerState, dict[str, int], int]:
+    player: PlayerState, bag: dict[str, int], supply: Stock
+) -> tuple[PlayerState, dict[str, int], Stock]:
     """``player`` once it has exchanged the complete sets it holds, with the ``bag`` and the
     favour ``supply`` that take back what it spent (the very same when it holds no set).
 
     MUN-DECURION-01, MUN-DECURION-02: trade every complete set for a decurion at once.
     A set is one citizen of each kind; favours stand in for missing kinds. Real citizens
     are spent first and favours only for the kinds missing (our ruling); spent citizens go
-    back to the bag and spent favours to the favour supply (our ruling).
+    back to the bag and spent favours to the favour supply (our ruling; an unlimited
+    supply stays unlimited).
     """
     favours = player.favours
     missing = [k for k in KINDS if player.citizens[k] == 0]
@@ -138,7 +140,7 @@ def exchanged(
                 citizens[kind] -= 1
                 bag[kind] += 1
         favours -= len(missing)
-        supply += len(missing)
+        supply = put_back(supply, len(missing))
         decurions += 1
         missing = [k for k in KINDS if citizens[k] == 0]
     player = evolve(player, citizens=citizens, favours=favours, decurions=decurions)
@@ -363,7 +365,8 @@ def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     MUN-PREFECT-07: if there is no second family the citizen goes back to the bag (our
     ruling). MUN-PREFECT-03: with no family present the favour stays and the citizen goes
     back to the bag. MUN-PREFECT-04: an empty favour field is refilled from the supply (if
-    any is left) and, with 3-4 players, a new citizen is drawn for the citizen field.
+    any is left: always, from an unlimited supply) and, with 3-4 players, a new citizen is
+    drawn for the citizen field.
     """
     order = ranking(state, institution)
     place = state.institutions[institution]
@@ -417,9 +420,9 @@ def prefect_event(state: State, t: Tables, institution: str, **changes: Any) -> 
     if t.recorder is not None:
         step = evolve(step, players=players, bag=bag, favour_supply=supply)
         note_decurions(t, step, before)
-    if not favour and supply > 0:
+    if not favour and holds(supply, 1):  # an unlimited supply always holds one
         favour = True
-        supply -= 1
+        supply = take(supply, 1)[1]
         if t.recorder is not None:
             here = evolve(step.institutions[institution], favour=True)
             refilled = evolve(

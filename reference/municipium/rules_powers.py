@@ -7,6 +7,7 @@ wait here for their user's decision (or ``end_power``).
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
+from reference.core.stock import holds, put_back, take
 from reference.municipium.events import (
     BasilicaDraw,
     BasilicaExchange,
@@ -73,18 +74,21 @@ def tavern_pull(t: Tables, state: State, event: TavernPull) -> State:
 
 def use_baths(t: Tables, state: State, event: UseBaths) -> State:
     """MUN-BATHS-01: all the user's members in the baths go to the temple and one of them
-    gets a wreath (if one is left and a moved member has none)."""
+    gets a wreath (if one is left, always from an unlimited supply, and a moved member has
+    none)."""
     expect_power(state, "baths")
     player = state.players[event.player]
     plain = player.members["baths"]
     wreathed = player.wreathed["baths"]
-    crown = 1 if plain > 0 and state.wreath_supply > 0 else 0
+    # An unlimited supply (components.wreaths null) always has a wreath left.
+    crown = 1 if plain > 0 and holds(state.wreath_supply, 1) else 0
     player = evolve(
         player,
         members=add(add(player.members, "baths", -plain), "temple", plain - crown),
         wreathed=add(add(player.wreathed, "baths", -wreathed), "temple", wreathed + crown),
     )
-    state = with_player(state, event.player, player, wreath_supply=state.wreath_supply - crown)
+    wreaths = take(state.wreath_supply, crown)[1]
+    state = with_player(state, event.player, player, wreath_supply=wreaths)
     return next_power(state, t)
 
 
@@ -125,7 +129,7 @@ def basilica_exchange(t: Tables, state: State, event: BasilicaExchange) -> State
             )
     spent = player.favours - favours
     player = evolve(player, citizens=citizens, favours=favours, decurions=player.decurions + 1)
-    supply = state.favour_supply + spent
+    supply = put_back(state.favour_supply, spent)  # an unlimited supply stays unlimited
     state = with_player(state, event.player, player, bag=bag, favour_supply=supply)
     return next_power(state, t)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reference.core.errors import BadOptions
+from reference.core.stock import take
 from reference.municipium.state import Institution, PlayerState, State
 from reference.municipium.tables import KINDS, Tables
 
@@ -19,7 +20,8 @@ def new_game(t: Tables, players: Sequence[str]) -> State:
     'placement'
     """
     # MUN-SETUP-01: one home citizen in each institution, the rest in the bag.
-    # MUN-SETUP-02: a favour on each meeting room's favour field, the rest in the supply.
+    # MUN-SETUP-02: a favour on each meeting room's favour field, the rest in the supply
+    # (an unlimited supply stays unlimited; components.favours holds one per room at least).
     bag = {kind: t.citizens_per_kind for kind in KINDS}
     places: dict[str, Institution] = {}
     for name in t.order:
@@ -56,7 +58,7 @@ def new_game(t: Tables, players: Sequence[str]) -> State:
         institutions=places,
         prefect=t.prefect_start,
         bag=bag,
-        favour_supply=t.favours - len(t.meeting_rooms),
+        favour_supply=take(t.favours, len(t.meeting_rooms))[1],
         wreath_supply=t.wreaths,
         temple_order=tuple(players),
         common_deck=tuple(sorted(t.common_cards)),

@@ -14,6 +14,7 @@ import attrs
 
 from reference.core.evolve import evolve as evolve
 from reference.core.state import counts_not_negative, not_negative
+from reference.core.stock import Stock
 
 Phase = Literal["setup", "placement", "move", "reveal", "prefect", "draw", "place", "power", "over"]
 PHASES: tuple[Phase, ...] = (
@@ -77,8 +78,11 @@ class State:
     prefect: str
     """The institution whose prefect field holds the prefect."""
     bag: dict[str, int] = attrs.field(validator=counts_not_negative)
-    favour_supply: int = attrs.field(validator=not_negative)
-    wreath_supply: int = attrs.field(validator=not_negative)
+    favour_supply: Stock = attrs.field(validator=attrs.validators.optional(not_negative))
+    """Favours in the supply; null when a profile makes it unlimited (components.favours
+    null, reference/core/stock.py): it never runs out and takes back what is returned."""
+    wreath_supply: Stock = attrs.field(validator=attrs.validators.optional(not_negative))
+    """Wreaths in the supply; null when unlimited (components.wreaths null)."""
     temple_order: tuple[str, ...]
     """Families from space I down; earlier wins influence ties."""
     common_deck: tuple[str, ...]

@@ -12,6 +12,7 @@ import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
+from reference.core.stock import Stock
 
 if TYPE_CHECKING:  # the recorder is imported only where a value is explained (a cheap start)
     from reference.core.trace import Recorder
@@ -61,8 +62,12 @@ class Tables:
     neighbours: dict[str, tuple[str, ...]]
     prefect_start: str
     citizens_per_kind: int
-    favours: int
-    wreaths: int
+    """Citizens of each kind in the game; never unlimited (``bag_count``)."""
+    favours: Stock
+    """Prefect favours in the game; null in a profile (UNLIMITED): a supply that never
+    runs out (reference/core/stock.py)."""
+    wreaths: Stock
+    """Wreaths of Distinction in the game; null: a supply that never runs out."""
     members: int
     field_min_players: int
     decurions_to_end: int
@@ -153,6 +158,24 @@ def _cards(
     return cards
 
 
+BAG_KEY = "components.citizens_per_kind"
+BAG_NOT_UNLIMITED = (
+    "not null: the bag cannot be unlimited, as a draw's odds are each kind's share of the "
+    "bag (MUN-BAG-01) and an endless bag has no shares"
+)
+"""Why the bag may not be unlimited, as the error on ``null`` says it."""
+
+
+def bag_count(data: DataSet) -> int:
+    """The citizens of each kind (MUN-SETUP-01), a whole number 3..99. Unlike the favour and
+    wreath supplies the bag may not be unlimited (null): its draws have odds by its counts
+    (MUN-BAG-01), which an endless bag does not have."""
+    value = data.value(BAG_KEY)
+    if value is None:
+        raise tb.bad(BAG_KEY, f"a whole number 3..99 ({BAG_NOT_UNLIMITED})", value)
+    return tb.whole(BAG_KEY, value, 3, 99)
+
+
 def read_tables(data: DataSet) -> Tables:
     """Check every data value the rules use and gather them; a bad value raises BadOptions."""
     order, home, rooms = _institutions(data)
@@ -171,9 +194,11 @@ def read_tables(data: DataSet) -> Tables:
         homes_of=homes_of,
         neighbours=_roads(data, order),
         prefect_start=start,
-        citizens_per_kind=tb.whole_at(data, "components.citizens_per_kind", 3, 99),
-        favours=tb.whole_at(data, "components.favours", len(rooms), 99),
-        wreaths=tb.whole_at(data, "components.wreaths", 0, 99),
+        citizens_per_kind=bag_count(data),
+        # The two supplies may be unlimited (null); their bounds are there only against
+        # absurd sizes (the favours: at least one for each meeting room's field).
+        favours=tb.stock_at(data, "components.favours", len(rooms), 99),
+        wreaths=tb.stock_at(data, "components.wreaths", 0, 99),
         members=tb.whole_at(data, "components.members_per_family", 1, 20),
         field_min_players=tb.whole_at(data, "components.citizen_field_min_players", 2, 99),
         decurions_to_end=tb.whole_at(data, "components.decurions_to_end", 1, 99),

@@ -104,7 +104,9 @@ GAMES.municipium = {
     out += drawWalk();
     const status = statusLine([
       ["round", "round " + st.round], ["phase", "phase " + st.phase], st.current ? ["current", "to act: " + st.current] : null,
-      ["favour_supply", "favours left " + st.favour_supply], ["wreath_supply", "wreaths left " + st.wreath_supply],
+      // null: an unlimited supply (a profile's components.favours or components.wreaths)
+      ["favour_supply", "favours left " + (st.favour_supply === null ? "unlimited" : st.favour_supply)],
+      ["wreath_supply", "wreaths left " + (st.wreath_supply === null ? "unlimited" : st.wreath_supply)],
       ["temple_order", "temple order: " + (st.temple_order.join(", ") || "-")],
     ]) + el("div", {class: "status"}, "bag: " + counts(st.bag, "bag") + " · common discard: " +
       value("common_discard", esc(st.common_discard.join(" ") || "-")));
