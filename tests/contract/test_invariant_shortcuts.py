@@ -10,7 +10,8 @@ commits that kept them), and the product and this suite run it alike. Here the r
 function (every law counted in full) on each state of a play-out; every ``EVERY`` states,
 each part the shortcut keys on is broken in turn, in a state that shares everything else
 with a sound state the checker has just counted, so that a key left out of the shortcut
-lets the fault through and this test fails. Pillars keeps no shortcut.
+lets the fault through and this test fails. Pillars keeps no shortcut. Municipium's is
+also compared under unlimited favour and wreath supplies (a profile's null).
 """
 
 from __future__ import annotations
@@ -245,6 +246,32 @@ CASES = [case for case in cases() if case[0] in SHORTCUTS]
 def test_the_shortcuts_give_the_full_count(
     name: str, options: dict[str, Any], count: int, seed: int
 ) -> None:
+    _compare_play_out(name, options, count, seed)
+
+
+UNLIMITED_CASES: list[tuple[str, dict[str, Any], int, int]] = [
+    ("municipium", {"profile": {"components.favours": None, "components.wreaths": None}}, n, s)
+    for n in (2, 3, 4)
+    for s in (1, 2)
+]
+"""Play-outs under supplies a profile made unlimited (reference/core/stock.py): the
+supplies' counts are then null and conservation skips them, with the shortcuts alike."""
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "count", "seed"),
+    UNLIMITED_CASES,
+    ids=[f"{name} unlimited {count}p seed{seed}" for name, _, count, seed in UNLIMITED_CASES],
+)
+def test_the_shortcuts_give_the_full_count_under_unlimited_supplies(
+    name: str, options: dict[str, Any], count: int, seed: int
+) -> None:
+    _compare_play_out(name, options, count, seed)
+
+
+def _compare_play_out(name: str, options: dict[str, Any], count: int, seed: int) -> None:
+    """One seeded play-out, the shortcut against the full count after every event and on
+    the states broken in each part every ``EVERY`` states."""
     game = make_game(name, options)
     full, corruptions = SHORTCUTS[name]
     rng = random.Random(seed)  # the golden play-out's choices (oracle.play.play_lines)
