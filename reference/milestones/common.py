@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from reference.core.errors import RuleViolation
 from reference.core.state import with_player as with_player
+from reference.core.stock import holds, put_back, take
 from reference.milestones.names import COIN, TURNS
 from reference.milestones.state import PlayerState, State, Worker, evolve
 from reference.milestones.tables import Tables
@@ -46,7 +47,8 @@ def transfer(
             coins += sign * n
         else:
             goods[item] += sign * n
-        supply[item] -= sign * n
+        # An unlimited supply stays unlimited (reference/core/stock.py).
+        supply[item] = take(supply[item], n)[1] if to_player else put_back(supply[item], n)
     player = evolve(player, coins=coins, goods=goods)
     return with_player(evolve(state, supply=supply), name, player), player
 
@@ -65,8 +67,9 @@ def gain_capped(
 ) -> State:
     """The player takes up to `n` of an item, as many as the supply still holds (with
     ``tables``, trace points note the gain under ``rule`` and a shortfall)."""
-    # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left.
-    wanted, n = n, min(n, state.supply[item])
+    # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left
+    # (all of it from an unlimited supply).
+    wanted, n = n, take(state.supply[item], n)[0]
     if n > 0:
         state = transfer(state, name, {item: n}, to_player=True)[0]
     if tables is not None and tables.recorder is not None:
@@ -79,11 +82,12 @@ def gain_capped(
 
 def use_piece(state: State, piece: str, n: int, what: str) -> State:
     """Take `n` pieces from the supply for a build; RuleViolation if it is exhausted."""
-    # MIL-BUILD-02: a build needs its wooden pieces from the supply; none left, no build.
-    if state.supply[piece] < n:
+    # MIL-BUILD-02: a build needs its wooden pieces from the supply; none left, no build
+    # (an unlimited stock never runs out).
+    if not holds(state.supply[piece], n):
         raise RuleViolation("MIL-BUILD-02", f"no {piece.replace('_', ' ')} left for {what}")
     supply = dict(state.supply)
-    supply[piece] -= n
+    supply[piece] = take(supply[piece], n)[1]
     return evolve(state, supply=supply)
 
 

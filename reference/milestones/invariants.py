@@ -20,6 +20,12 @@ keeps, by identity, what it read from each player's record:
 The pieces placed (main board, cover tiles on workers) are counted with the tile laws, from
 the same parts; the pieces law itself is checked on every state.
 
+A supply a profile makes unlimited (null: reference/core/stock.py) has no count to
+conserve: its count must be null in the state exactly when the game's is, and only the
+players' holdings of it are counted (none below zero), as Pillars does; ``supply_due`` is
+then null at that item, so the goods-and-coins shortcut gives the full count's answer there
+too.
+
 Every other law is counted in full on every state. A contract test compares the checker
 with ``invariant_failures`` after every event of seeded play-outs and on states broken in
 each part the shortcuts key on (tests/contract/test_invariant_shortcuts.py).
@@ -28,9 +34,10 @@ each part the shortcuts key on (tests/contract/test_invariant_shortcuts.py).
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, cast
 
+from reference.core.stock import Stock
 from reference.milestones.board import edge
 from reference.milestones.names import COIN, DRAFT, GOODS, ITEMS, KINDS, LEFT, OVER, PIECES, TURNS
 from reference.milestones.state import MainBoard, PlayerState, State, Worker
@@ -101,9 +108,10 @@ class InvariantChecker:
         """Their workers as ``crew_of`` reads them, in the same order."""
         self._wealth: list[tuple[int, ...]] = []
         """Their ``holdings``, in the same order."""
-        self._supply_due: tuple[int, ...] | None = None
+        self._supply_due: tuple[Stock, ...] | None = None
         """What the supply must hold (WEALTH_OF order): the components less the players'
-        holdings; None when that is below zero somewhere (the full count then reports)."""
+        holdings (null for an unlimited supply); None when that is below zero somewhere
+        (the full count then reports)."""
         self._places: tuple[Any, ...] = ()
         """``TILE_PLACES`` of the last state whose tile laws were checked."""
         self._tiles: list[str] = []
@@ -172,22 +180,55 @@ def holdings(player: PlayerState) -> tuple[int, ...]:
 
 
 def supply_due(
-    components: tuple[int, ...], wealth: Sequence[tuple[int, ...]]
-) -> tuple[int, ...] | None:
+    components: tuple[Stock, ...], wealth: Sequence[tuple[int, ...]]
+) -> tuple[Stock, ...] | None:
     """What the supply must hold of each good and of the coins, given what every player
-    holds; None if the players hold more than the game has of something."""
-    due = components
+    holds (null: an unlimited supply, which the players hold none below zero of); None if
+    the players hold more than the game has of something."""
+    if None in components:  # a profile made a supply unlimited
+        return _unlimited_due(components, wealth)
+    due = cast(tuple[int, ...], components)  # every supply limited
     for held in wealth:
         due = tuple(map(operator.sub, due, held))
     return due if min(due) >= 0 else None
 
 
+def _unlimited_due(
+    components: tuple[Stock, ...], wealth: Sequence[tuple[int, ...]]
+) -> tuple[Stock, ...] | None:
+    """``supply_due`` when some supply is unlimited: null there (the players holding none
+    below zero of it), the components less the holdings elsewhere."""
+    due: list[Stock] = []
+    for i, in_game in enumerate(components):
+        held = [h[i] for h in wealth]
+        if in_game is None:
+            if min(held, default=0) < 0:
+                return None
+            due.append(None)
+        elif in_game - sum(held) < 0:
+            return None
+        else:
+            due.append(in_game - sum(held))
+    return tuple(due)
+
+
 def wealth_failures(
-    tables: Tables, supply: dict[str, int], players: dict[str, PlayerState]
+    tables: Tables, supply: Mapping[str, Stock], players: dict[str, PlayerState]
 ) -> list[str]:
     """Goods cubes and coins: players plus supply hold every component, and the supply
-    holds none below zero."""
+    holds none below zero (an unlimited supply: see ``_unlimited_wealth_failures``)."""
     stone, wood, sand, grain, coins = (supply[item] for item in ITEMS)
+    if (
+        stone is None
+        or wood is None
+        or sand is None
+        or grain is None
+        or coins is None
+        or tables.cubes_per_good is None
+        or tables.coins is None
+    ):  # a profile made a supply unlimited (or the state claims one is)
+        return _unlimited_wealth_failures(tables, supply, players)
+    left, coins_left = (stone, wood, sand, grain), coins
     for p in players.values():
         goods = p.goods
         stone += goods["stone"]
@@ -197,11 +238,36 @@ def wealth_failures(
         coins += p.coins
     failures: list[str] = []
     cubes = tables.cubes_per_good
-    for good, total in zip(GOODS, (stone, wood, sand, grain), strict=True):
-        if total != cubes or supply[good] < 0:
+    for good, total, stock in zip(GOODS, (stone, wood, sand, grain), left, strict=True):
+        if total != cubes or stock < 0:
             failures.append(f"{good}: {total} cubes in play, the game has {cubes}")
-    if coins != tables.coins or supply[COIN] < 0:
+    if coins != tables.coins or coins_left < 0:
         failures.append(f"coins: {coins} in play, the game has {tables.coins}")
+    return failures
+
+
+def _unlimited_wealth_failures(
+    tables: Tables, supply: Mapping[str, Stock], players: dict[str, PlayerState]
+) -> list[str]:
+    """``wealth_failures`` when some supply is unlimited: an item is unlimited in the
+    supply exactly when the game's is (reference/core/stock.py); a limited item is counted
+    and conserved as ever, of an unlimited one only the players' holdings are counted, none
+    below zero."""
+    failures: list[str] = []
+    for item in ITEMS:
+        in_game = tables.coins if item == COIN else tables.cubes_per_good
+        left = supply[item]
+        label = "coins" if item == COIN else item
+        held = [p.coins if item == COIN else p.goods[item] for p in players.values()]
+        if (left is None) != (in_game is None):
+            failures.append(f"{label}: the supply is unlimited only when the game's is")
+        elif left is None or in_game is None:
+            if min(held, default=0) < 0:
+                failures.append(f"{label}: a player holds fewer than none")
+        elif left + sum(held) != in_game or left < 0:
+            total = left + sum(held)
+            cubes = "" if item == COIN else " cubes"
+            failures.append(f"{label}: {total}{cubes} in play, the game has {in_game}")
     return failures
 
 
@@ -231,13 +297,19 @@ def placed_pieces(board: MainBoard, crews: Sequence[Crew]) -> tuple[int, ...]:
     )
 
 
-def piece_failures(tables: Tables, placed: tuple[int, ...], supply: dict[str, int]) -> list[str]:
+def piece_failures(
+    tables: Tables, placed: tuple[int, ...], supply: Mapping[str, Stock]
+) -> list[str]:
     """Each kind of piece: the pieces placed plus the supply's stock make the game's count,
-    the stock none below zero."""
+    the stock none below zero; an unlimited stock (null) is null exactly when the game's
+    is, and has no count to make."""
     failures: list[str] = []
     for piece, n in zip(PIECES, placed, strict=True):
-        stock = supply[piece]
-        if n + stock != tables.pieces[piece] or stock < 0:
+        stock, in_game = supply[piece], tables.pieces[piece]
+        if stock is None or in_game is None:
+            if (stock is None) != (in_game is None):
+                failures.append(f"{piece}: the supply is unlimited only when the game's is")
+        elif n + stock != in_game or stock < 0:
             failures.append(f"{piece}: {n} placed + {stock} in supply")
     return failures
 

@@ -6,6 +6,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from reference.core.game import CHANCE
+from reference.core.stock import holds
 from reference.milestones.board import edge
 from reference.milestones.common import can_pay, uncovered
 from reference.milestones.events import (
@@ -149,8 +150,8 @@ def trading_events(tables: Tables, state: State, name: str, player: PlayerState)
     if can_pay(player, tables.worker_tile_cost):
         events += [HireWorkerTile(name, t, s) for t in state.display for s in TILE_SPACES]
     if can_pay(player, tables.buy_good_cost):
-        events += [BuyGood(name, g) for g in GOODS if state.supply[g] > 0]
-    if state.supply[COIN] > 0:
+        events += [BuyGood(name, g) for g in GOODS if holds(state.supply[g], 1)]
+    if holds(state.supply[COIN], 1):
         held = [g for g in GOODS if player.goods[g] > 0]
         for combo in combinations_with_replacement(held, tables.sell_goods_per_coin):
             if all(player.goods[g] >= combo.count(g) for g in combo):
@@ -183,18 +184,18 @@ def works_events(tables: Tables, state: State, name: str, player: PlayerState) -
     events: list[Any] = []
     if (
         can_pay(player, tables.costs["road"])
-        and supply["road_pieces"] >= 2
-        and supply["milestones"] >= 1
+        and holds(supply["road_pieces"], 2)
+        and holds(supply["milestones"], 1)
     ):
         events += road_events(tables, board, name)
-    if can_pay(player, tables.costs["house"]) and supply["houses"] >= 1:
+    if can_pay(player, tables.costs["house"]) and holds(supply["houses"], 1):
         roads = set(board.roads)
         for tri, (a, b, c) in tables.geometry.triangles.items():
             if tri in board.houses:
                 continue
             if {edge(a, b), edge(b, c), edge(a, c)} & roads:
                 events.append(BuildHouse(name, tri))
-    if can_pay(player, tables.costs["marketplace"]) and supply["marketplaces"] >= 1:
+    if can_pay(player, tables.costs["marketplace"]) and holds(supply["marketplaces"], 1):
         values = tables.geometry.values
         for p in sorted(road_points(board)):
             if values[p] is not None and not is_covered(board, p):
@@ -204,7 +205,7 @@ def works_events(tables: Tables, state: State, name: str, player: PlayerState) -
 
 def mill_events(tables: Tables, state: State, name: str, player: PlayerState) -> list[Any]:
     """Flour deliveries the player can pay for."""
-    if not can_pay(player, tables.costs["flour"]) or state.supply["flour_sacks"] < 1:
+    if not can_pay(player, tables.costs["flour"]) or not holds(state.supply["flour_sacks"], 1):
         return []
     events: list[Any] = []
     for market in state.board.marketplaces:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from reference.core.errors import BadOptions, RuleViolation
 from reference.core.state import taken
+from reference.core.stock import Stock, take
 from reference.milestones.common import noted, with_player
 from reference.milestones.events import DraftWorkerTile, DrawWorkerTile, RevealBonusTile
 from reference.milestones.names import (
@@ -49,12 +50,14 @@ def new_game(tables: Tables, players: Sequence[str]) -> State:
         )
         for name in players
     }
-    supply: dict[str, int] = dict.fromkeys(GOODS, tables.cubes_per_good)
-    supply[COIN] = tables.coins - n * tables.start_coins
+    # MIL-COMP-02, MIL-BUILD-02: the supply holds every component (an unlimited one stays
+    # unlimited: reference/core/stock.py).
+    supply: dict[str, Stock] = dict.fromkeys(GOODS, tables.cubes_per_good)
+    supply[COIN] = take(tables.coins, n * tables.start_coins)[1]
     for piece in PIECES:
         supply[piece] = tables.pieces[piece]
     # MIL-SETUP-01: the start marketplace stands on the market tent.
-    supply["marketplaces"] -= 1
+    supply["marketplaces"] = take(supply["marketplaces"], 1)[1]
     board = MainBoard(marketplaces=(tables.geometry.start,))
     return State(
         phase=SETUP,

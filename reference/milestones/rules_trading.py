@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.core.errors import RuleViolation
-from reference.core.state import added
+from reference.core.stock import holds, put_back
 from reference.milestones.common import noted, pay, require_turn, transfer, with_player
 from reference.milestones.events import BuyGood, HireWorkerTile, SellGoods
 from reference.milestones.names import COIN, GOODS, TILE_SPACES, TRADING_HOUSE, WORKER_SPACES
@@ -54,7 +54,7 @@ def hire_worker_tile(tables: Tables, state: State, event: HireWorkerTile) -> Sta
         laid = noted(tables, "MIL-TRADE-03", laid)
         gone = {"discarded_workers": tuple(discarded), "discarded_bonus": tuple(bonus)}
         noted(tables, "MIL-BONUS-05", evolve(laid, **gone))
-    supply = added(state.supply, {"cover_tiles": covers})
+    supply = {**state.supply, "cover_tiles": put_back(state.supply["cover_tiles"], covers)}
     state = evolve(
         state,
         display=display,
@@ -78,8 +78,9 @@ def buy_good(tables: Tables, state: State, event: BuyGood) -> State:
     # MIL-TRADE-05: one good of any kind costs two coins.
     if event.good not in GOODS:
         raise RuleViolation("MIL-TRADE-05", f"{event.good!r} is not a good ({', '.join(GOODS)})")
-    # MIL-SUPPLY-01: nobody takes what the supply no longer holds.
-    if state.supply[event.good] < 1:
+    # MIL-SUPPLY-01: nobody takes what the supply no longer holds (an unlimited supply
+    # always holds it).
+    if not holds(state.supply[event.good], 1):
         raise RuleViolation("MIL-SUPPLY-01", f"no {event.good} is left in the supply")
     state = pay(state, event.player, tables.buy_good_cost, "MIL-TRADE-05", f"one {event.good}")
     return transfer(state, event.player, {event.good: 1}, to_player=True)[0]
@@ -94,7 +95,8 @@ def sell_goods(tables: Tables, state: State, event: SellGoods) -> State:
         raise RuleViolation("MIL-TRADE-06", f"one coin is paid for exactly {rate} goods cubes")
     sold = {g: event.goods.count(g) for g in GOODS if g in event.goods}
     state = pay(state, event.player, sold, "MIL-TRADE-06", "selling")
-    # MIL-SUPPLY-01: nobody takes what the supply no longer holds.
-    if state.supply[COIN] < 1:
+    # MIL-SUPPLY-01: nobody takes what the supply no longer holds (an unlimited supply
+    # always holds it).
+    if not holds(state.supply[COIN], 1):
         raise RuleViolation("MIL-SUPPLY-01", "no coin is left in the supply")
     return transfer(state, event.player, {COIN: 1}, to_player=True)[0]

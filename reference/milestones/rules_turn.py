@@ -7,6 +7,7 @@ from typing import Any
 
 from reference.core.errors import RuleViolation
 from reference.core.state import added, next_seat, taken
+from reference.core.stock import Stock, holds, put_back, take
 from reference.milestones.common import noted, require_turn, uncovered, with_player
 from reference.milestones.events import CoverWorker, EndTurn, Move, ReturnToSupply
 from reference.milestones.names import (
@@ -91,11 +92,11 @@ def move(tables: Tables, state: State, event: Move) -> State:
         good, amount, rule = COIN, tables.order_bonus_coins, "MIL-TRADE-01"
     if tables.recorder is not None:
         _note_move(tables, state, event.player, landing, good, amount, rule, changes)
-    # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left.
-    amount = min(amount, state.supply[good]) if amount else 0
-    supply = state.supply
+    # MIL-SUPPLY-01: goods and coins are limited to the components; take what is left
+    # (all of it from an unlimited supply).
+    amount, left = take(state.supply[good], amount) if amount else (0, None)
+    supply = {**state.supply, good: left} if amount else state.supply
     if amount:
-        supply = taken(supply, {good: amount})
         if good == COIN:
             player = evolve(player, position=landing, coins=player.coins + amount)
         else:
@@ -149,10 +150,10 @@ def _note_move(
     if doubled:
         parts.append(("MIL-PROD-02", doubled, f"+{doubled} {good}: bonus tiles double"))
     for part_rule, part, why in parts:
-        take = min(part, moved.supply[good])
-        moved = noted(tables, part_rule, _gained(moved, name, good, take), (path,), why)
-        if take < part:
-            noted(tables, "MIL-SUPPLY-01", moved, (path,), f"the supply held only {take}")
+        got = take(moved.supply[good], part)[0]
+        moved = noted(tables, part_rule, _gained(moved, name, good, got), (path,), why)
+        if got < part:
+            noted(tables, "MIL-SUPPLY-01", moved, (path,), f"the supply held only {got}")
 
 
 def _holding_path(name: str, item: str) -> str:
@@ -166,7 +167,8 @@ def _gained(state: State, name: str, item: str, n: int) -> State:
         return state
     p = state.players[name]
     p = evolve(p, coins=p.coins + n) if item == COIN else evolve(p, goods=added(p.goods, {item: n}))
-    return with_player(state, name, p, supply=taken(state.supply, {item: n}))
+    supply = {**state.supply, item: take(state.supply[item], n)[1]}
+    return with_player(state, name, p, supply=supply)
 
 
 def production_doubled(tables: Tables, player: PlayerState, start: int, landing: str) -> int:
@@ -197,15 +199,16 @@ def _note_cover(tables: Tables, dues: State, player: PlayerState, cover: bool) -
     noted(tables, "MIL-CASTLE-03", dues, ("cover_due",), why)
 
 
-def castle_tax(tables: Tables, player: PlayerState, supply: Mapping[str, int]) -> dict[str, Any]:
+def castle_tax(tables: Tables, player: PlayerState, supply: Mapping[str, Stock]) -> dict[str, Any]:
     """Landing on the Castle: what the player must give back and whether to cover a worker
     (the state's changes), from the player and the supply after the move."""
     # MIL-CASTLE-02: keep at most three goods and coins together; give back the rest.
     held = player.coins + sum(player.goods.values())
     # MIL-CASTLE-03: with more than two uncovered workers, cover one.
-    # MIL-CASTLE-05: with no cover tile left in the supply, nobody is covered.
-    cover = (
-        len(uncovered(player.workers)) > tables.cover_if_workers_over and supply["cover_tiles"] > 0
+    # MIL-CASTLE-05: with no cover tile left in the supply, nobody is covered (an unlimited
+    # stock of cover tiles never runs out).
+    cover = len(uncovered(player.workers)) > tables.cover_if_workers_over and holds(
+        supply["cover_tiles"], 1
     )
     return {"returns_due": max(0, held - tables.keep_max), "cover_due": cover}
 
@@ -218,7 +221,7 @@ def return_to_supply(tables: Tables, state: State, event: ReturnToSupply) -> Sta
     player = state.players[event.player]
     if event.item not in ITEMS:
         raise RuleViolation("MIL-CASTLE-02", f"{event.item!r} is not a good or a coin")
-    supply = added(state.supply, {event.item: 1})
+    supply = {**state.supply, event.item: put_back(state.supply[event.item], 1)}
     if event.item == COIN:
         if player.coins < 1:
             raise RuleViolation("MIL-CASTLE-02", f"{event.player} has no coin to give back")
@@ -243,7 +246,7 @@ def cover_worker(tables: Tables, state: State, event: CoverWorker) -> State:
         raise RuleViolation("MIL-CASTLE-03", f"{event.space} holds no uncovered worker")
     workers = dict(player.workers)
     workers[event.space] = evolve(worker, covered=True)
-    supply = taken(state.supply, {"cover_tiles": 1})
+    supply = {**state.supply, "cover_tiles": take(state.supply["cover_tiles"], 1)[1]}
     state = evolve(state, supply=supply, cover_due=False)
     return with_player(state, event.player, evolve(player, workers=workers))
 

@@ -8,6 +8,7 @@ import attrs
 
 from reference.core.evolve import evolve as evolve
 from reference.core.state import StateInvariantError, not_negative
+from reference.core.stock import Stock
 from reference.milestones.names import (
     GOODS,
     KINDS,
@@ -102,8 +103,9 @@ class State:
     current: str
     """The player whose draft pick or turn it is ("" during setup)."""
     board: MainBoard
-    supply: dict[str, int]
-    """The general supply: goods, coins and pieces not in play."""
+    supply: dict[str, Stock]
+    """The general supply: goods, coins and pieces not in play; an item's count is null
+    when a profile makes its supply unlimited (reference/core/stock.py)."""
     bonus_pool: dict[str, int]
     """Face-down bonus tiles not yet revealed, by kind."""
     draw_pile: tuple[str, ...]

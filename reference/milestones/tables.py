@@ -8,6 +8,7 @@ import attrs
 
 from reference.core import tables as tb
 from reference.core.datafile import DataSet
+from reference.core.stock import Stock
 from reference.milestones.board import MapGeometry, parse_map
 from reference.milestones.names import GOODS, ITEMS, KINDS, PIECES
 
@@ -50,9 +51,12 @@ class Tables:
     flour_numbers_scored: int
     keep_max: int
     cover_if_workers_over: int
-    cubes_per_good: int
-    coins: int
-    pieces: dict[str, int]
+    cubes_per_good: Stock
+    """The cubes of each good (null in a profile: every good's supply is unlimited)."""
+    coins: Stock
+    """The game's coins (null in a profile: the supply's coins never run out)."""
+    pieces: dict[str, Stock]
+    """The stock of each piece (PIECES; null in a profile: that stock never runs out)."""
     worker_tiles: dict[str, WorkerTile]
     bonus_tiles: dict[str, int]
     geometry: MapGeometry
@@ -133,9 +137,11 @@ def read_tables(data: DataSet) -> Tables:
         flour_numbers_scored=tb.whole_at(data, "scoring.flour_numbers_scored"),
         keep_max=tb.whole_at(data, "castle.keep_max"),
         cover_if_workers_over=tb.whole_at(data, "castle.cover_if_workers_over"),
-        cubes_per_good=tb.whole_at(data, "supply.cubes_per_good"),
-        coins=tb.whole_at(data, "supply.coins"),
-        pieces={p: tb.whole_at(data, f"supply.{p}") for p in PIECES},
+        # A supply's or stock's count may be null: unlimited (reference/core/stock.py); the
+        # bound 999 is there only against absurd sizes, and its error names null.
+        cubes_per_good=tb.stock_at(data, "supply.cubes_per_good"),
+        coins=tb.stock_at(data, "supply.coins"),
+        pieces={p: tb.stock_at(data, f"supply.{p}") for p in PIECES},
         worker_tiles=_worker_tiles(data),
         bonus_tiles=bonus,
         geometry=geometry,
@@ -152,12 +158,15 @@ def read_tables(data: DataSet) -> Tables:
         ),
         default=(1, "any good"),
     )
-    if tables.cubes_per_good < max(1, dearest[0]):
+    # (Unlimited cubes pay any cost, an unlimited stock holds the start marketplace, and
+    # unlimited coins pay every player's start coins.)
+    cubes = tables.cubes_per_good
+    if cubes is not None and cubes < max(1, dearest[0]):
         expected = f"at least {max(1, dearest[0])} (the most of one good a cost asks: {dearest[1]})"
-        raise tb.bad("supply.cubes_per_good", expected, tables.cubes_per_good)
-    if tables.pieces["marketplaces"] < 1:
+        raise tb.bad("supply.cubes_per_good", expected, cubes)
+    if tables.pieces["marketplaces"] == 0:
         raise tb.bad("supply.marketplaces", "at least 1 (the start marketplace)", 0)
-    if tables.start_coins * 4 > tables.coins:
+    if tables.coins is not None and tables.start_coins * 4 > tables.coins:
         expected = f"at most a quarter of supply.coins ({tables.coins})"
         raise tb.bad("setup.start_coins", expected, tables.start_coins)
     return tables

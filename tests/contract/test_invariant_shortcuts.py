@@ -12,6 +12,12 @@ each part the shortcut keys on is broken in turn, in a state that shares everyth
 with a sound state the checker has just counted, so that a key left out of the shortcut
 lets the fault through and this test fails. Pillars keeps no shortcut. Municipium's is
 also compared under unlimited favour and wreath supplies (a profile's null).
+
+Milestones is also played out with its supplies unlimited by profile (``null``:
+reference/core/stock.py), all of them or some: the goods-and-coins shortcut must then give
+the full count too, and the supply is also broken by a number where the game's count is
+unlimited and by null where it is limited. (A good, coin or cover tile from nowhere breaks
+no law when its supply is unlimited, so those corruptions are made only where it is not.)
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from golden_cases import case_key, cases
 from oracle.play import PLAYER_NAMES, choose
 from reference.milestones import invariants as milestones_invariants
 from reference.milestones.names import KINDS as WORKER_KINDS
+from reference.milestones.names import PIECES as MILESTONES_PIECES
 from reference.municipium import invariants as municipium_invariants
 from reference.palmyra import invariants as palmyra_invariants
 from reference.palmyra.lattice import kind_of
@@ -116,14 +123,16 @@ def _palmyra_city(game: Any, state: Any) -> Iterator[Any]:
 
 def _milestones_workers(game: Any, state: Any) -> Iterator[Any]:
     """Each player's first worker misprinted, then carrying a bonus tile from nowhere,
-    then covered by a cover tile from nowhere (the supply's stock as it was)."""
+    then covered by a cover tile from nowhere (the supply's stock as it was; not when that
+    stock is unlimited, where a cover tile from nowhere breaks no law)."""
+    covers = state.supply["cover_tiles"] is not None
     for name, p in state.players.items():
         for space, worker in p.workers.items():
             if worker is not None:
                 for change in (
                     {"number": worker.number + 1},
                     {"bonus": not worker.bonus},
-                    {"covered": not worker.covered},
+                    *([{"covered": not worker.covered}] if covers else []),
                 ):
                     workers = {**p.workers, space: attrs.evolve(worker, **change)}
                     yield _with_player(state, name, workers=workers)
@@ -131,17 +140,24 @@ def _milestones_workers(game: Any, state: Any) -> Iterator[Any]:
 
 
 def _milestones_wealth(game: Any, state: Any) -> Iterator[Any]:
-    """Each player given a cube of every good in turn, then a coin, from nowhere."""
+    """Each player given a cube of every good in turn, then a coin, from nowhere (only of
+    a limited supply: from an unlimited one it breaks no law)."""
+    limited = state.supply
     for name, p in state.players.items():
         for good in p.goods:
-            yield _with_player(state, name, goods={**p.goods, good: p.goods[good] + 1})
-        yield _with_player(state, name, coins=p.coins + 1)
+            if limited[good] is not None:
+                yield _with_player(state, name, goods={**p.goods, good: p.goods[good] + 1})
+        if limited["coin"] is not None:
+            yield _with_player(state, name, coins=p.coins + 1)
 
 
 def _milestones_supply(game: Any, state: Any) -> Iterator[Any]:
-    """The supply with an item more, each in turn (goods, coins, pieces)."""
+    """The supply with an item more, each in turn (goods, coins, pieces); an unlimited
+    item with a count (0), a limited one unlimited (null)."""
     for item, n in state.supply.items():
-        yield attrs.evolve(state, supply={**state.supply, item: n + 1})
+        if n is not None:
+            yield attrs.evolve(state, supply={**state.supply, item: n + 1})
+        yield attrs.evolve(state, supply={**state.supply, item: 0 if n is None else None})
 
 
 def _milestones_places(game: Any, state: Any) -> Iterator[Any]:
@@ -237,6 +253,22 @@ SHORTCUTS: dict[str, tuple[Callable[[Any, Any], list[str]], dict[str, Corruption
 }
 """Per game with shortcuts: its full count, and how to break each part they key on."""
 
+MILESTONES_UNLIMITED: dict[str, dict[str, Any]] = {
+    "all": {
+        "supply.cubes_per_good": None,
+        "supply.coins": None,
+        **{f"supply.{piece}": None for piece in MILESTONES_PIECES},
+    },
+    "goods+pieces": {
+        "supply.cubes_per_good": None,
+        "supply.road_pieces": None,
+        "supply.houses": None,
+        "supply.cover_tiles": None,
+    },
+    "coins": {"supply.coins": None, "supply.milestones": None, "supply.flour_sacks": None},
+}
+"""Milestones profiles with supplies unlimited: all of them, or some (the rest as printed)."""
+
 CASES = [case for case in cases() if case[0] in SHORTCUTS]
 
 
@@ -249,10 +281,23 @@ def test_the_shortcuts_give_the_full_count(
     _compare_play_out(name, options, count, seed)
 
 
-UNLIMITED_CASES: list[tuple[str, dict[str, Any], int, int]] = [
-    ("municipium", {"profile": {"components.favours": None, "components.wreaths": None}}, n, s)
-    for n in (2, 3, 4)
-    for s in (1, 2)
+UNLIMITED_CASES: list[tuple[str, str, dict[str, Any], int, int]] = [
+    *(
+        ("milestones", label, {"profile": profile}, n, n)
+        for label, profile in MILESTONES_UNLIMITED.items()
+        for n in (2, 3, 4)
+    ),
+    *(
+        (
+            "municipium",
+            "favours+wreaths",
+            {"profile": {"components.favours": None, "components.wreaths": None}},
+            n,
+            s,
+        )
+        for n in (2, 3, 4)
+        for s in (1, 2)
+    ),
 ]
 """Play-outs under supplies a profile made unlimited (reference/core/stock.py): the
 supplies' counts are then null and conservation skips them, with the shortcuts alike."""
@@ -260,8 +305,8 @@ supplies' counts are then null and conservation skips them, with the shortcuts a
 
 @pytest.mark.parametrize(
     ("name", "options", "count", "seed"),
-    UNLIMITED_CASES,
-    ids=[f"{name} unlimited {count}p seed{seed}" for name, _, count, seed in UNLIMITED_CASES],
+    [(name, options, n, s) for name, _, options, n, s in UNLIMITED_CASES],
+    ids=[f"{name} unlimited={label} {n}p seed{s}" for name, label, _, n, s in UNLIMITED_CASES],
 )
 def test_the_shortcuts_give_the_full_count_under_unlimited_supplies(
     name: str, options: dict[str, Any], count: int, seed: int
@@ -304,4 +349,6 @@ def _possible(game: Any, label: str, count: int) -> bool:
         return count > 1
     if label == "fields":
         return bool(count == game.tables.field_min_players)
+    if label == "wealth" and game.name == "milestones":  # none from an unlimited supply
+        return game.tables.cubes_per_good is not None or game.tables.coins is not None
     return True

@@ -81,7 +81,8 @@ GAMES.milestones = {
     }
     const status = statusLine([
       ["phase", "phase " + st.phase], st.current ? ["current", "to act: " + st.current] : null,
-      ["supply", "supply: " + Object.entries(st.supply).filter(([, n]) => n).map(([k, n]) => k + " " + n).join(", ")],
+      ["supply", "supply: " + Object.entries(st.supply).filter(([, n]) => n !== 0)  // null: unlimited (a profile's)
+        .map(([k, n]) => k + " " + (n === null ? "unlimited" : n)).join(", ")],
       ["display", "worker tiles on display: " + (st.display.join(" ") || "none")],
       st.end_trigger ? ["end_trigger", "end: " + st.end_trigger] : null,
     ]);
