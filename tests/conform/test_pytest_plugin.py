@@ -250,6 +250,12 @@ def test_parts_choose_the_items(pytester: pytest.Pytester) -> None:
         "::rules-oracle::playout-0-2p-seed0",
         "::rules-oracle::engine-0-2p",
     ]
+    perft = pytester.runpytest(
+        *options(f"{SERVE} --game {GAME}", pytester, "--rules-oracle-part", "perft"), "-v"
+    )
+    assert perft.ret == pytest.ExitCode.OK
+    perft.assert_outcomes(passed=1)
+    perft.stdout.fnmatch_lines(["*rules-oracle::perft PASSED*"])
 
 
 def test_saved_cases_and_the_shrink_budget(pytester: pytest.Pytester) -> None:
