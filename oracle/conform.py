@@ -150,19 +150,32 @@ class Conformance:
                 self.playout_game(k)  # the probes are sent along the play-outs
         if "scenarios" in s.parts and self.ensure_running():
             self.run_scenarios()
-        self.reach.run(self)  # play-outs from rare ends and scenario positions
+        self.run_reach()
         if "engine" in s.parts and "next" in self.remote.capabilities:
             for k in range(s.games):
                 if self.ensure_running():
                     self.engine_game(k)
         if "perft" in s.parts and self.ensure_running():
-            from oracle.conform_perft import run_perft
-
-            run_perft(self)
+            self.run_perft()
         if "chance" in s.parts:
-            from oracle.conform_chance import chance_part
+            self.run_chance()
 
-            chance_part(self)
+    def run_reach(self) -> None:
+        """The play-outs from rare ends and scenario positions (oracle.reach; none without
+        ``reach`` or the part ``playout``)."""
+        self.reach.run(self)
+
+    def run_perft(self) -> None:
+        """The part ``perft`` (oracle.conform_perft)."""
+        from oracle.conform_perft import run_perft
+
+        run_perft(self)
+
+    def run_chance(self) -> None:
+        """The part ``chance`` (oracle.conform_chance)."""
+        from oracle.conform_chance import chance_part
+
+        chance_part(self)
 
     def add(self, finding: Finding) -> None:
         """Record a finding under the current case, naming its rule (oracle.provenance)."""
@@ -420,9 +433,14 @@ class Conformance:
 
     # --- part 4: engine-driven games ----------------------------------------------------
 
-    def engine_game(self, k: int) -> None:
+    def engine_start(self, k: int) -> Start:
+        """Where engine game ``k`` begins: the setup of its players and options."""
         players, options = self.setup_for(k)
-        start = Start(players, options, game_no=k)
+        return Start(players, options, game_no=k)
+
+    def engine_game(self, k: int) -> None:
+        start = self.engine_start(k)
+        players, options = start.players, start.options
         ref = LocalEngine(games=self.games)
         ref.new_game(self.settings.game, players, options)
         game = _Game(self, ref, start, part="engine")

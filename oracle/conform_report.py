@@ -64,10 +64,10 @@ def _shrunk(f: Finding) -> str:
     return ""
 
 
-def finding_text(report: Report, f: Finding) -> str:
+def finding_text(report: Report, f: Finding, save_option: str = "--save") -> str:
     """The finding's line, then what it involves, indented: the event (the one the engine
     accepted, refused, played or failed on), the engine's last stderr lines, and where its
-    case is saved (or how to save it)."""
+    case is saved (or how to save it: with ``save_option``, the caller's own)."""
     lines = [finding_line(report, f)]
     if f.probe is not None:
         lines.append(f"  event: {json.dumps(f.probe)}")
@@ -80,7 +80,7 @@ def finding_text(report: Report, f: Finding) -> str:
     if f.saved is not None:
         lines.append(f"  saved: {f.saved}")
     elif f.scenario is not None or f.log is not None:
-        lines.append("  case: save it with --save DIR (a scenario and a v1 log)")
+        lines.append(f"  case: save it with {save_option} DIR (a scenario and a v1 log)")
     return "\n".join(lines)
 
 

@@ -97,19 +97,9 @@ def _usage(message: str) -> NoReturn:
 def _profile(path: Path | None, game: str | None = None) -> dict[str, Any]:
     """The ``--profile`` file, checked before any work: it must fit ``game`` (or, with no
     game named, at least one game), else a usage error (exit 2) naming the file."""
-    if path is None:
-        return {}
-    from rules_oracle import BadOptions, check_profile, load_profile
+    from rules_oracle_cli.shared import profile_file
 
-    try:
-        extra = load_profile(path)
-    except BadOptions as exc:
-        _usage(exc.message)
-    try:
-        check_profile(extra, game)
-    except BadOptions as exc:
-        _usage(f"--profile {path}: {exc.message}")
-    return extra
+    return profile_file(path, game, _usage)
 
 
 def _default_scenarios_dir() -> Path:
@@ -197,17 +187,9 @@ def _output_file(path: Path, flag: str) -> None:
 
 def _json_object(flag: str, text: str | None) -> dict[str, Any]:
     """A command-line JSON object (None gives {}); anything else is a usage error."""
-    if text is None:
-        return {}
-    from rules_oracle import BadOptions, read_json
+    from rules_oracle_cli.shared import json_object
 
-    try:
-        value = read_json(text)
-    except BadOptions as exc:
-        _usage(f"{flag}: {exc.message}")
-    if not isinstance(value, dict):
-        _usage(f"{flag} must be a JSON object")
-    return value
+    return json_object(flag, text, _usage)
 
 
 @app.command()
@@ -743,14 +725,9 @@ def conform(
 ) -> None:
     """Drive an engine under test over the engine protocol and compare it with ours."""
     from rules_oracle_cli.conform import run_conform
+    from rules_oracle_cli.shared import game_options
 
-    opts = _json_object("--options", options)
-    extra = _profile(profile, game if game in game_names() else None)
-    if extra:
-        embedded = opts.get("profile") or {}
-        if not isinstance(embedded, dict):
-            _usage("--options: profile must be an object of data keys to values")
-        opts["profile"] = {**embedded, **extra}
+    opts = game_options(options, profile, game, _usage)
     raise typer.Exit(
         run_conform(
             engine,

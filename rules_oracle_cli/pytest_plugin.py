@@ -1,22 +1,30 @@
 """A pytest plugin: conformance tests against rules-oracle in an implementer's own test run.
 
-    pytest --rules-oracle-engine "./my-engine --protocol" --rules-oracle-game pillars
+    pytest --rules-oracle-engine "./my-engine --protocol" --rules-oracle-game palmyra \
+        --rules-oracle-options '{"mode": "advanced"}'
 
-Off unless ``--rules-oracle-engine`` is given. Each play-out game, each scenario file (the
-bundled suite unless ``--rules-oracle-scenarios`` names a folder) and each engine-driven game
-becomes its own test item (``rules-oracle::playout-0-2p-seed0``,
-``rules-oracle::scenario::<file>``, ``rules-oracle::engine-0-2p``); a failure reads like
-``conform``'s report, with the shrunk case as a scenario and a v1 log. With
-``--rules-oracle-baseline``, known findings are expected failures (xfail) and a stale entry
-fails a last item. As with ``conform``, nothing checked is never a pass: a scenario folder
-that does not exist or nothing to run is a usage error, and a run whose items compared
-nothing with ours ends with pytest's usage-error exit code.
+Off unless ``--rules-oracle-engine`` is given. It takes ``conform``'s settings (game options,
+a profile, the option matrix, parts, the minimum coverage, reach, the shrink budget, saving
+cases, chance draws, ...) as ``--rules-oracle-*`` options, read and checked by the code the
+command uses (rules_oracle_cli/shared.py): a bad value is a usage error naming the option.
+Each play-out game, each scenario file (the bundled suite unless ``--rules-oracle-scenarios``
+names a folder) and each engine-driven game becomes its own test item
+(``rules-oracle::playout-0-2p-seed0``, ``rules-oracle::scenario::<file>``,
+``rules-oracle::engine-0-2p``); the play-outs that reach on purpose, and the parts perft and
+chance when named, are one item each (``rules-oracle::reach``, ...); a failure reads like
+``conform``'s report, with the shrunk case as a scenario and a v1 log (written to
+``--rules-oracle-save``'s folder too). With ``--rules-oracle-min-coverage`` a last item,
+``rules-oracle::rule-coverage``, fails below the minimum. With ``--rules-oracle-baseline``,
+known findings are expected failures (xfail) and a stale entry fails a last item. As with
+``conform``, nothing checked is never a pass: a scenario folder that does not exist or
+nothing to run is a usage error, and a run whose items compared nothing with ours ends with
+pytest's usage-error exit code.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -31,58 +39,111 @@ _CONFORM = pytest.StashKey["_Session"]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rules-oracle", "conformance tests against rules-oracle")
-    group.addoption("--rules-oracle-engine", help="command that starts the engine under test")
-    group.addoption("--rules-oracle-game", help="game to test (pillars, milestones, ...)")
-    group.addoption("--rules-oracle-players", type=int, help="players (default: every count)")
-    group.addoption("--rules-oracle-games", type=int, default=2, help="play-outs (default 2)")
-    group.addoption("--rules-oracle-seed", type=int, default=0, help="seed of the first game")
-    group.addoption("--rules-oracle-timeout", type=float, default=10.0, help="seconds/request")
-    group.addoption("--rules-oracle-baseline", help="known disagreements (YAML)")
-    group.addoption("--rules-oracle-scenarios", help="scenario folder (default: ours)")
-    group.addoption(
-        "--rules-oracle-strict-rules", action="store_true", help="another rule id fails too"
+    add = group.addoption
+    add("--rules-oracle-engine", help="command that starts the engine under test")
+    add("--rules-oracle-game", help="game to test (pillars, milestones, ...)")
+    add("--rules-oracle-players", type=int, help="players (default: every count)")
+    add("--rules-oracle-games", type=int, default=2, help="play-outs (default 2)")
+    add("--rules-oracle-seed", type=int, default=0, help="seed of the first game")
+    add("--rules-oracle-timeout", type=float, default=10.0, help="seconds/request")
+    add("--rules-oracle-baseline", help="known disagreements (YAML)")
+    add("--rules-oracle-scenarios", help="scenario folder (default: ours)")
+    add("--rules-oracle-strict-rules", action="store_true", help="another rule id fails too")
+    add("--rules-oracle-options", metavar="JSON", help="game options as a JSON object")
+    add("--rules-oracle-profile", metavar="PATH", help="data profile (YAML/JSON)")
+    add(
+        "--rules-oracle-option-matrix",
+        action="store_true",
+        help="play every documented option value and mode in turn",
+    )
+    add(
+        "--rules-oracle-part",
+        action="append",
+        metavar="NAME",
+        help="only this part (repeat): playout, probes, scenarios, engine (the default: all "
+        "four), perft, chance",
+    )
+    add(
+        "--rules-oracle-min-coverage",
+        type=float,
+        metavar="PERCENT",
+        help="fail when less than this share of the rules is exercised",
+    )
+    add(
+        "--rules-oracle-no-reach",
+        action="store_true",
+        help="no play-outs from rare ends and scenario positions",
+    )
+    add(
+        "--rules-oracle-shrink-seconds",
+        type=float,
+        default=120.0,
+        help="time budget for shrinking all findings (default 120)",
+    )
+    add("--rules-oracle-save", metavar="DIR", help="write each finding's scenario and log here")
+    add(
+        "--rules-oracle-chance-draws",
+        type=int,
+        default=4000,
+        help="part chance: the engine's draws to test (default 4000)",
     )
 
 
+def _usage(message: str) -> NoReturn:
+    """A bad setting: pytest ends the run with its usage error (exit 4) and this line."""
+    raise pytest.UsageError(message)
+
+
 class _Session:
-    """The one conform run the items share, started at the first item."""
+    """The one conform run the items share, started at the first item. Its settings are
+    read and checked as ``rules-oracle conform`` reads and checks its own
+    (rules_oracle_cli/shared.py), each message naming the plugin's option."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from rules_oracle import BadOptions, load
-        from rules_oracle.conformance import BadBaseline, Conformance, Settings, load_baseline
+        from rules_oracle.conformance import BadBaseline, load_baseline
+        from rules_oracle_cli.shared import PLUGIN, conform_run, conform_settings, game_options
 
         opt = config.getoption
         game = str(opt("--rules-oracle-game") or "")
-        try:
-            rules = load(game)
-        except BadOptions as exc:
-            raise pytest.UsageError(f"--rules-oracle-game: {exc.message}") from exc
-        players = opt("--rules-oracle-players")
-        counts = (players,) if players else tuple(range(rules.min_players, rules.max_players + 1))
+        profile = opt("--rules-oracle-profile")
+        options = game_options(
+            opt("--rules-oracle-options"), Path(profile) if profile else None, game, _usage, PLUGIN
+        )
         folder = opt("--rules-oracle-scenarios")
-        if folder and not Path(folder).is_dir():
-            raise pytest.UsageError(f"--rules-oracle-scenarios {folder}: no such folder")
-        self.settings = Settings(
+        self.settings = conform_settings(
             engine=str(opt("--rules-oracle-engine")),
             game=game,
-            players=counts,
+            players=opt("--rules-oracle-players"),
             seed=int(opt("--rules-oracle-seed")),
             games=int(opt("--rules-oracle-games")),
             timeout=float(opt("--rules-oracle-timeout")),
             strict_rules=bool(opt("--rules-oracle-strict-rules")),
+            parts=opt("--rules-oracle-part"),
             scenarios_dir=Path(folder) if folder else None,
+            shrink_seconds=float(opt("--rules-oracle-shrink-seconds")),
+            options=options,
+            option_matrix=bool(opt("--rules-oracle-option-matrix")),
+            chance_draws=int(opt("--rules-oracle-chance-draws")),
+            min_coverage=opt("--rules-oracle-min-coverage"),
+            reach=not opt("--rules-oracle-no-reach"),
+            usage=_usage,
+            flags=PLUGIN,
         )
-        self.run = Conformance(self.settings)
-        self.connected: bool | None = None
-        self.nothing_checked = False
         self.baseline: list[dict[str, str]] = []
-        self.used: set[int] = set()
         baseline = opt("--rules-oracle-baseline")
         if baseline:
             try:
                 self.baseline = load_baseline(Path(baseline))
             except BadBaseline as exc:
                 raise pytest.UsageError(str(exc)) from exc
+        save = opt("--rules-oracle-save")
+        self.save = Path(save) if save else None
+        if self.save is not None and self.save.exists() and not self.save.is_dir():
+            _usage(f"--rules-oracle-save {save}: not a folder")
+        self.run = conform_run(self.settings, _usage, PLUGIN)
+        self.connected: bool | None = None
+        self.nothing_checked = False
+        self.used: set[int] = set()
 
     def connect(self) -> list[Finding]:
         """Start the engine once; the session's findings if it would not."""
@@ -97,6 +158,19 @@ class _Session:
         self.used.update(hit)
         return bool(hit)
 
+    def save_cases(self, first: int) -> list[str]:
+        """With ``--rules-oracle-save``: write the case files of the findings from ``first``
+        on; what could not be written."""
+        from rules_oracle_cli.shared import save_cases
+
+        if self.save is None or len(self.run.report.findings) <= first:
+            return []
+        try:
+            save_cases(self.run.report, self.save, first)
+        except OSError as exc:
+            return [f"rules-oracle: cannot write to {self.save}: {exc.strerror or exc}"]
+        return []
+
 
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
@@ -107,26 +181,33 @@ def pytest_collection_modifyitems(
         raise pytest.UsageError("--rules-oracle-engine needs --rules-oracle-game")
     state = _Session(config)
     config.stash[_CONFORM] = state
-    if not state.settings.games and not state.run.scenario_files():
-        where = config.getoption("--rules-oracle-scenarios") or "the bundled suite"
-        raise pytest.UsageError(
-            f"rules-oracle: nothing to run: --rules-oracle-games 0 and no "
-            f"{state.settings.game} scenario in {where}"
-        )
+    s, run = state.settings, state.run
     root = _Root.from_parent(session, name="rules-oracle")
     cases: list[pytest.Item] = []
-    for k in range(state.settings.games):
-        players = len(state.run.players_for(k))
-        name = f"playout-{k}-{players}p-seed{state.settings.seed + k}"
-        cases.append(ConformItem.from_parent(root, name=name, part="playout", arg=k))
-    for path in state.run.scenario_files():
-        name = f"scenario::{path.name}"
-        cases.append(ConformItem.from_parent(root, name=name, part="scenarios", arg=path))
-    for k in range(state.settings.games):
-        name = f"engine-{k}-{len(state.run.players_for(k))}p"
-        cases.append(ConformItem.from_parent(root, name=name, part="engine", arg=k))
+
+    def case(name: str, part: str, arg: Any = None) -> None:
+        cases.append(ConformItem.from_parent(root, name=name, part=part, arg=arg))
+
+    # the order of conform's run: play-outs (with the probes), scenarios, the play-outs that
+    # reach on purpose, engine games, perft, chance; then the coverage, then the baseline
+    if {"playout", "probes"} & set(s.parts):
+        for k in range(s.games):
+            case(run.case_name("playout", k, run.playout_start(k)), "playout", k)
+    if "scenarios" in s.parts:
+        for path in run.scenario_files():
+            case(f"scenario::{path.name}", "scenarios", path)
+    if s.reach and "playout" in s.parts and s.games:
+        case("reach", "reach")
+    if "engine" in s.parts:
+        for k in range(s.games):
+            case(run.case_name("engine", k, run.engine_start(k)), "engine", k)
+    for part in ("perft", "chance"):
+        if part in s.parts:
+            case(part, part)
+    if s.min_coverage is not None:
+        case("rule-coverage", "coverage")
     if state.baseline:
-        cases.append(ConformItem.from_parent(root, name="baseline-stale", part="stale", arg=None))
+        case("baseline-stale", "stale")
     items.extend(cases)
 
 
@@ -145,10 +226,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     state = terminalreporter.config.stash.get(_CONFORM, None)
     if state is not None and state.nothing_checked:
+        from rules_oracle_cli.shared import checked_nothing_why
+
+        why = checked_nothing_why(state.run.report)
         terminalreporter.write_line(
-            "rules-oracle: error: the run checked nothing (no event, probe or scenario was "
-            "compared with ours): never a pass",
-            red=True,
+            f"rules-oracle: error: the run checked nothing ({why}): never a pass", red=True
         )
 
 
@@ -169,7 +251,9 @@ class ConformFailure(Exception):
 
 
 class ConformItem(pytest.Item):
-    """One play-out, scenario or engine-driven game against the engine under test."""
+    """One play-out, scenario or engine-driven game against the engine under test, or one
+    of the parts played as a whole (the play-outs that reach on purpose, perft, chance), or
+    a check of the session (the rule coverage's minimum, the baseline's stale entries)."""
 
     def __init__(self, *, part: str, arg: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -183,6 +267,9 @@ class ConformItem(pytest.Item):
         if self.part == "stale":
             self.check_stale(state)
             return
+        if self.part == "coverage":
+            self.check_coverage(state)
+            return
         broken = state.connect()
         if broken:
             raise ConformFailure([finding_line(state.run.report, f) for f in broken], [])
@@ -194,25 +281,49 @@ class ConformItem(pytest.Item):
             run.playout_game(self.arg)
         elif self.part == "scenarios":
             run.scenario_case(self.arg)
+        elif self.part == "reach":
+            run.run_reach()
+        elif self.part == "perft":
+            run.run_perft()
+        elif self.part == "chance":
+            run.run_chance()
         elif "next" not in run.remote.capabilities:
             pytest.skip("the engine lacks the 'next' capability")
         else:
             run.engine_game(self.arg)
         run.finish_findings()  # shrunk now, from the run's one budget
-        self.judge(state, run.report.findings[before:])
+        unsaved = state.save_cases(before)
+        self.judge(state, run.report.findings[before:], unsaved)
 
-    def judge(self, state: _Session, found: list[Finding]) -> None:
+    def judge(self, state: _Session, found: list[Finding], unsaved: list[str]) -> None:
         from rules_oracle.conformance import finding_text
 
         strict = state.settings.strict_rules
         hard = [f for f in found if strict or not f.soft]
         failing = [f for f in hard if not state.known(f)]
-        if failing:
-            lines = [finding_text(state.run.report, f) for f in failing]
+        if failing or unsaved:
+            report = state.run.report
+            lines = [finding_text(report, f, "--rules-oracle-save") for f in failing]
             files = [f.scenario for f in failing if f.scenario] + [f.log for f in failing if f.log]
-            raise ConformFailure(lines, files)
+            raise ConformFailure(lines + unsaved, files)
         if hard:
             pytest.xfail("known (baseline): " + "; ".join(f.kind for f in hard))
+
+    def check_coverage(self, state: _Session) -> None:
+        """The share of the rules the session's items exercised, against the minimum."""
+        report = state.run.report
+        state.run.coverage.finish(report)  # once: this item runs after every other
+        summary = report.rules_exercised
+        if summary is None or summary.passed():
+            return
+        missed = summary.not_exercised()
+        lines = [
+            f"FAIL coverage: {summary.percent():.1f}% of the rules exercised, below "
+            f"--rules-oracle-min-coverage {summary.minimum:g}%",
+            f"rules exercised: {len(summary.exercised())} of {len(summary.rules)}; "
+            f"not exercised: {', '.join(missed)}",
+        ]
+        raise ConformFailure(lines + [f"note: {note}" for note in summary.notes], [])
 
     def check_stale(self, state: _Session) -> None:
         from rules_oracle.conformance import entry_text

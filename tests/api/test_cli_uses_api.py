@@ -24,9 +24,13 @@ PROJECT = ("oracle", "reference", "rules_oracle", "rules_oracle_cli")
 PUBLIC_MODULES = ("rules_oracle", "rules_oracle.conformance")
 ALLOWED = {
     ("rules_oracle_cli/cli.py", "rules_oracle_cli.conform"),
+    ("rules_oracle_cli/cli.py", "rules_oracle_cli.shared"),
+    ("rules_oracle_cli/conform.py", "rules_oracle_cli.shared"),
+    ("rules_oracle_cli/pytest_plugin.py", "rules_oracle_cli.shared"),
     ("rules_oracle_cli/__main__.py", "rules_oracle_cli.cli"),
 }
-"""The exceptions: the CLI's own files, each held to the same rule."""
+"""The exceptions: the CLI's own files, each held to the same rule (rules_oracle_cli/shared.py:
+the settings' parsing and checks the command line and the pytest plugin share)."""
 
 
 def private_imports(source: str, filename: str) -> list[str]:
@@ -85,6 +89,12 @@ def test_the_allowance_is_for_cli_py_only() -> None:
     assert private_imports(source, "rules_oracle_cli/cli.py") == []
     found = private_imports(source, "rules_oracle_cli/pytest_plugin.py")
     assert found == ["1: rules_oracle_cli.conform.run_conform"]
+    # the plugin shares the settings' checks, and only them
+    shared = "from rules_oracle_cli.shared import conform_settings\n"
+    assert private_imports(shared, "rules_oracle_cli/pytest_plugin.py") == []
+    assert private_imports(shared, "rules_oracle_cli/__main__.py") == [
+        "1: rules_oracle_cli.shared.conform_settings"
+    ]
 
 
 def test_every_public_name_is_in_the_reference() -> None:
@@ -126,11 +136,13 @@ def test_a_one_log_validate_imports_little_beyond_the_bare_replay(tmp_path: Path
     extra = imported("rules_oracle_cli", "validate", log) - imported(str(bare), log)
     ours = {m for m in extra if m.split(".")[0] in PROJECT}
     # the CLI, the corpus reader, the text report, the progress bar (rich only when shown),
-    # the public errors and the check of the arguments' types
+    # the public errors and the check of the arguments' types, the options' parsing (shared
+    # with the pytest plugin: it imports nothing at its top)
     assert ours <= {
         "rules_oracle_cli",
         "rules_oracle_cli.__main__",
         "rules_oracle_cli.cli",
+        "rules_oracle_cli.shared",
         "oracle.corpus",
         "oracle.errors",
         "oracle.progress",

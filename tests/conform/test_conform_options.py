@@ -19,10 +19,10 @@ from oracle.conform import Conformance
 from oracle.findings import Settings
 from oracle.option_matrix import option_matrix, option_values
 from rules_oracle_cli.cli import app
-from tests.conform.conftest import ROOT, SERVE, adapter
+from tests.conform.conftest import EMPEROR_BUG, ROOT, SERVE
 
 GAME = "palmyra"
-BROKEN = adapter(GAME, "--data", "emperor.tax_bonus=2")
+BROKEN = EMPEROR_BUG
 runner = CliRunner()
 
 
