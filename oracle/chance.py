@@ -7,7 +7,10 @@ with their probabilities, and the one observed. Draws are grouped by game and ch
 category (a tile code, a player's colour, a card), the observed count, the expected count
 and the covariance of the counts, summed draw by draw (the probabilities change as a bag
 empties), and each draw's randomized probability-integral-transform value (PIT) in order,
-for the serial tests. No statistics here: oracle.fairness tests the tallies.
+for the serial tests. Each game also keeps its stream: the PIT values of all its kinds
+together, sequence by sequence, in the order drawn, so a draw can be set against the draw
+at the same place in the sequence before (a generator reseeded alike every game). No
+statistics here: oracle.fairness tests the tallies.
 """
 
 from __future__ import annotations
@@ -176,6 +179,8 @@ class GroupTally:
     starts: list[int] = attrs.field(factory=list)
     """Where each sequence (a log, a play-out) begins in ``pits``: serial tests pair only
     draws of one sequence."""
+    in_stream: array[int] = attrs.field(factory=lambda: array("q"))
+    """Where each draw's PIT value stands in its game's Stream."""
     _expected: Any = None
     _third: Any = None
     _covariance: Any = None
@@ -322,8 +327,9 @@ class GroupTally:
         self.flush()
         return self._covariance
 
-    def merge(self, other: GroupTally) -> None:
-        """Add another tally of the same group (another batch of logs, in order)."""
+    def merge(self, other: GroupTally, stream_offset: int) -> None:
+        """Add another tally of the same group (another batch of logs, in order), whose
+        game's stream is appended to this one's at ``stream_offset``."""
         import numpy as np
 
         self.draws += other.draws
@@ -340,6 +346,21 @@ class GroupTally:
         offset = len(self.pits)
         self.starts.extend(start + offset for start in other.starts)
         self.pits.extend(other.pits)
+        self.in_stream.extend(at + stream_offset for at in other.in_stream)
+
+
+@attrs.define
+class Stream:
+    """One game's draws of every kind together: their PIT values in the order drawn, and
+    where each sequence begins (draws with one outcome left out, as in the groups)."""
+
+    pits: array[float] = attrs.field(factory=lambda: array("d"))
+    starts: list[int] = attrs.field(factory=list)
+
+    def merge(self, other: Stream) -> None:
+        offset = len(self.pits)
+        self.starts.extend(start + offset for start in other.starts)
+        self.pits.extend(other.pits)
 
 
 class Tally:
@@ -353,14 +374,18 @@ class Tally:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.groups: dict[tuple[str, str], GroupTally] = {}
+        self.streams: dict[str, Stream] = {}
+        """Each game's stream, by game."""
         self._sequence: str | None = None
         self._fresh: set[tuple[str, str]] = set()
+        self._fresh_streams: set[str] = set()
         self._rng = random.Random()
 
     def start(self, sequence: str) -> None:
         """Draws added from now on belong to ``sequence`` (a log, a play-out)."""
         self._sequence = sequence
         self._fresh = set()
+        self._fresh_streams = set()
         self._rng = random.Random(f"{self.seed}:{sequence}")
 
     def add(self, draw: Draw) -> None:
@@ -371,21 +396,37 @@ class Tally:
         group = self.groups.get(group_key)
         if group is None:
             group = self.groups[group_key] = GroupTally(draw.game, draw.type)
+        if len(draw.probabilities) < 2:
+            group.add(draw, self._rng.random(), False)
+            return
         new_sequence = group_key not in self._fresh
-        if new_sequence and len(draw.probabilities) > 1:
-            self._fresh.add(group_key)
-        else:
-            new_sequence = False
+        self._fresh.add(group_key)
         group.add(draw, self._rng.random(), new_sequence)
+        stream = self.streams.get(draw.game)
+        if stream is None:
+            stream = self.streams[draw.game] = Stream()
+        if draw.game not in self._fresh_streams:
+            self._fresh_streams.add(draw.game)
+            stream.starts.append(len(stream.pits))
+        group.in_stream.append(len(stream.pits))
+        stream.pits.append(group.pits[-1])
 
     def merge(self, other: Tally) -> None:
         """Add another tally's groups (a later batch of logs)."""
+        offsets = {game: len(self.streams[game].pits) for game in self.streams}
         for key, group in other.groups.items():
             mine = self.groups.get(key)
             if mine is None:
+                offset = offsets.get(group.game, 0)
+                group.in_stream = array("q", (at + offset for at in group.in_stream))
                 self.groups[key] = group
             else:
-                mine.merge(group)
+                mine.merge(group, offsets.get(group.game, 0))
+        for game, stream in other.streams.items():
+            if game in self.streams:
+                self.streams[game].merge(stream)
+            else:
+                self.streams[game] = stream
 
     @property
     def draws(self) -> int:

@@ -5,7 +5,10 @@ chance kind, oracle.chance) gets
   summed covariance (correct when the probabilities change from draw to draw), and a
   Kolmogorov-Smirnov test that the randomized PIT values are uniform;
 - independence: the lag-1 correlation of the PIT values (as normal scores) and a runs test
-  (pairs of successive values on the same side of 1/2), pairs taken within a sequence;
+  (pairs of successive values on the same side of 1/2), pairs taken within a sequence; and
+  the correlation of each sequence's j-th value with the j-th of the sequence before, of the
+  same kind and of any kind (a generator reseeded alike every game, a list drawn by index and
+  never reshuffled);
 - a sample size: the fewest draws for which the chi-square test detects an effect of size
   ``effect`` (Cohen's w) with ``power`` at ``alpha``; a group with fewer is never ``fair``;
 
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from oracle.chance import GroupTally, Label, Tally
+from oracle.chance import GroupTally, Label, Stream, Tally
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +40,8 @@ TESTS: tuple[tuple[str, str], ...] = (
     ("pit_uniform", "fit: PIT uniformity (Kolmogorov-Smirnov)"),
     ("lag1", "independence: lag-1 correlation"),
     ("runs", "independence: runs about 1/2"),
+    ("across_games", "independence: each draw against the same draw of its kind a game before"),
+    ("across_stream", "independence: each draw against the same chance event a game before"),
 )
 """Each test by id, with its title in reports."""
 MIN_EXPECTED = 10.0
@@ -160,7 +165,10 @@ def judge(tally: Tally, settings: Settings | None = None) -> FairnessResult:
     """Test every group of ``tally``; raises StatsMissing without scipy."""
     settings = settings or Settings()
     need_stats()
-    raw = [(group, _group_tests(group)) for group in tally.groups.values()]
+    raw = [
+        (group, _group_tests(group, tally.streams.get(group.game)))
+        for group in tally.groups.values()
+    ]
     p_values = [t.p for _, (tests, _, _) in raw for t in tests]
     adjusted = iter(holm(p_values))
     groups = []
@@ -205,7 +213,9 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def _group_tests(group: GroupTally) -> tuple[list[Check], tuple[Outcome, ...], int]:
+def _group_tests(
+    group: GroupTally, stream: Stream | None
+) -> tuple[list[Check], tuple[Outcome, ...], int]:
     """The raw tests of a group, its outcomes, and the degrees of freedom of its counts
     (unpooled: what the sample size is worked out for)."""
     import numpy as np
@@ -234,6 +244,9 @@ def _group_tests(group: GroupTally) -> tuple[list[Check], tuple[Outcome, ...], i
     if len(pits):
         tests.append(_pit_uniform(pits))
     tests += _serial(pits, group.starts)
+    for across in (_across(pits, group.starts), _across_stream(pits, group.in_stream, stream)):
+        if across is not None:
+            tests.append(across)
     return tests, outcomes, df_full
 
 
@@ -369,6 +382,65 @@ def _serial(pits: Vector, starts: Sequence[int]) -> list[Check]:
         found = stats.binomtest(same, pairs, 0.5)
         tests.append(Check("runs", _title("runs"), same / pairs, _p(found)))
     return tests
+
+
+def _across(pits: Vector, starts: Sequence[int]) -> Check | None:
+    """Each sequence's j-th value of the group paired with the j-th of the sequence before
+    (a deck shuffled alike every game, a list drawn by index and never reshuffled)."""
+    import numpy as np
+
+    bounds = np.array([*starts, len(pits)], dtype=np.int64)
+    later = np.arange(len(pits))
+    return _correlated("across_games", pits, _partners(later, bounds), pits)
+
+
+def _across_stream(pits: Vector, in_stream: Sequence[int], stream: Stream | None) -> Check | None:
+    """Each value of the group paired with the value at the same place of its game's stream
+    (the k-th chance event, of any kind) in the sequence before: a generator reseeded alike
+    every game, whose k-th number decides the k-th draw whatever its kind."""
+    import numpy as np
+
+    if stream is None or not len(in_stream):
+        return None
+    bounds = np.array([*stream.starts, len(stream.pits)], dtype=np.int64)
+    at = np.asarray(in_stream, dtype=np.int64)
+    values = np.asarray(stream.pits, dtype=np.float64)
+    return _correlated("across_stream", pits, _partners(at, bounds), values)
+
+
+def _partners(at: Any, bounds: Any) -> Any:
+    """For each place ``at`` in a list of sequences (sequence i spans bounds[i] to
+    bounds[i + 1]), the place j-th in the sequence before when ``at`` is j-th in its own,
+    or -1 where the sequence before is shorter (or there is none)."""
+    import numpy as np
+
+    sequence = np.searchsorted(bounds, at, side="right") - 1
+    j = at - bounds[sequence]
+    before = np.maximum(sequence - 1, 0)
+    length = bounds[before + 1] - bounds[before]
+    paired = (sequence >= 1) & (j < length)
+    return np.where(paired, bounds[before] + j, -1)
+
+
+def _correlated(test_id: str, pits: Vector, partners: Any, values: Vector) -> Check | None:
+    """Pearson's correlation of normal scores between each PIT value and its partner's
+    value (unpaired values left out). For fair draws a value is uniform and independent of
+    every draw before it, the earlier sequence's included, so the correlation is zero
+    whatever the positions were."""
+    import numpy as np
+    from scipy import stats
+
+    paired = partners >= 0
+    if int(paired.sum()) < 3:
+        return None
+    x, y = (
+        stats.norm.ppf(np.clip(v, 1e-12, 1 - 1e-12))
+        for v in (values[partners[paired]], np.asarray(pits)[paired])
+    )
+    if x.std() == 0 or y.std() == 0:
+        return None
+    found = stats.pearsonr(x, y)
+    return Check(test_id, _title(test_id), float(found.statistic), _p(found))
 
 
 @cache

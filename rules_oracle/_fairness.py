@@ -67,7 +67,8 @@ class ChanceTally:
     Draws come from logs (``fairness_files``) or are added one by one: ``add(position,
     event)`` counts ``event``, drawn where chance acts at ``position``, against the
     distribution the reference gives there. ``start(name)`` begins a sequence (one game):
-    the serial tests pair successive draws of one sequence only. ``seed`` makes the
+    the serial tests pair successive draws of one sequence only, the across-games tests
+    each sequence's draws with the sequence before's. ``seed`` makes the
     randomized PIT values reproducible (each sequence's are seeded by it and its name).
     """
 
@@ -111,7 +112,8 @@ class ChanceTally:
             raise BadOptions(f"not a chance outcome here: {event}") from exc
 
     def merge(self, other: ChanceTally) -> None:
-        """Add another tally's draws (after this one's, for the serial tests)."""
+        """Add another tally's draws (after this one's, for the serial and across-games
+        tests)."""
         self._tally.merge(other._tally)
 
     def _merge_tally(self, tally: Tally) -> None:

@@ -1,8 +1,9 @@
 """An engine for ``conform --part chance`` tests: our rules through the public API behind the
 engine protocol (hello, new_game, apply, to_act, result, next, bye), whose ``next`` draws
 chance outcomes with one value favoured: ``--favour FIELD=VALUE --weight W`` multiplies the
-probability of outcomes whose FIELD is VALUE by W (W = 1: a fair engine). Players' events
-from ``next`` are chosen uniformly.
+probability of outcomes whose FIELD is VALUE by W (W = 1: a fair engine); ``--reseed`` seeds
+the generator afresh with ``--seed`` at every new game (each game then draws as the last
+did). Players' events from ``next`` are chosen uniformly.
 
 Run: ``python biased_engine.py --favour tile=L:D --weight 3``.
 """
@@ -21,10 +22,17 @@ from rules_oracle import CHANCE
 
 class Engine:
     def __init__(
-        self, field: str, value: str, weight: float, seed: int, capabilities: list[str]
+        self,
+        field: str,
+        value: str,
+        weight: float,
+        seed: int,
+        capabilities: list[str],
+        reseed: bool = False,
     ) -> None:
         self.field, self.value, self.weight = field, value, weight
         self.capabilities = capabilities
+        self.seed, self.reseed = seed, reseed
         self.rng = random.Random(seed)
         self.position: rules_oracle.Position | None = None
 
@@ -37,6 +45,8 @@ class Engine:
         if op == "new_game":
             rules = rules_oracle.load(request["game"], request.get("options") or {})
             self.position = rules.setup(request["players"])
+            if self.reseed:
+                self.rng = random.Random(self.seed)
             return {"ok": True}
         if op == "bye":
             return {"ok": True}
@@ -77,10 +87,12 @@ def main() -> int:
     parser.add_argument("--favour", default="=", help="FIELD=VALUE")
     parser.add_argument("--weight", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reseed", action="store_true", help="the same seed every game")
     parser.add_argument("--no-next", action="store_true", help="announce no capability")
     args = parser.parse_args()
     field, _, value = args.favour.partition("=")
-    engine = Engine(field, value, args.weight, args.seed, [] if args.no_next else ["next"])
+    capabilities = [] if args.no_next else ["next"]
+    engine = Engine(field, value, args.weight, args.seed, capabilities, args.reseed)
     for line in sys.stdin:
         request = json.loads(line)
         sys.stdout.write(json.dumps(engine.answer(request)) + "\n")

@@ -2,7 +2,8 @@
 chance policy): seeded random games whose chance outcomes come from a policy. ``Fair``
 draws by the reference's own probabilities; ``Favouring`` multiplies the weight of the
 outcomes with one field value; ``Sticky`` repeats the previous outcome of the same kind with
-a small probability while it is still possible. Players choose uniformly among legal events.
+a small probability while it is still possible; ``Reseeded`` draws fairly from a generator
+seeded alike at every game. Players choose uniformly among legal events.
 """
 
 from __future__ import annotations
@@ -64,6 +65,21 @@ class Sticky(Fair):
             drawn = super().__call__(outcomes, rng)
         self.previous[kind] = drawn
         return drawn
+
+
+class Reseeded(Fair):
+    """Fair draws from a generator of its own, seeded with ``seed`` at every new game (the
+    players' events still come from the game's own seed, so games go their own ways)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def fresh(self) -> Reseeded:
+        return Reseeded(self.seed)
+
+    def __call__(self, outcomes: Outcomes, rng: random.Random) -> dict[str, Any]:
+        return super().__call__(outcomes, self.rng)
 
 
 def _write(folder: Path, game: str, k: int, players: int, seed: int, policy: Fair) -> None:

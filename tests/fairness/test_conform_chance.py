@@ -52,6 +52,18 @@ def test_the_json_report_names_the_groups() -> None:
     assert finding["kind"] == "biased" and finding["theirs"][0]["label"] == "L:D"
 
 
+def test_an_engine_reseeded_alike_every_game_is_reported() -> None:
+    # Fair draws within each game, but every new_game seeds the generator with the same
+    # seed: the j-th tile draw of a game follows the j-th of the game before.
+    code, output = conform(engine("--reseed", "--seed", "3"), "palmyra", 700, "--format", "json")
+    assert code == 1, output
+    [finding] = json.loads(output)["findings"]
+    assert finding["kind"] == "biased"
+    # The deciding test is one of the two that set a game against the game before.
+    assert "independence: each draw against the same" in finding["message"]
+    assert "a game before" in finding["message"]
+
+
 def test_a_fair_engine_with_few_draws_passes_as_insufficient() -> None:
     code, output = conform(engine(), "municipium", 300)
     assert code == 0, output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import statistics
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 import rules_oracle
 from oracle.chance import KINDS, Draw, GroupTally, Tally, labels, log_draws
-from oracle.fairness import Settings, chi_square, holm, judge, max_z, sample_size
+from oracle.fairness import Settings, _across, chi_square, holm, judge, max_z, sample_size
 from oracle.games import GameCache
 
 
@@ -151,6 +152,89 @@ def test_enough_balanced_draws_are_fair_and_a_lopsided_run_is_biased() -> None:
     found = judge(alternating).groups[0]
     assert found.verdict == "biased" and found.deciding is not None
     assert found.deciding.id in ("lag1", "runs")  # every count as expected: only order shows
+
+
+def test_the_same_draws_game_after_game_fail_the_across_games_test_alone_of_the_fit_tests() -> None:
+    # 300 games of 12 coin tosses, each game the same six heads and six tails in the same
+    # order. Every count is as expected (1,800 each) and each game's PIT values are uniform
+    # (half below 1/2, spread evenly by the randomization), so the fit tests see nothing. A
+    # draw and the same draw of the game before always fall in the same half: with normal
+    # scores X, Y of independent uniforms on one half, E[XY] = E[|Z|]^2 = 2 / pi.
+    pattern = (0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1)
+    tally = Tally(0)
+    for game in range(300):
+        tally.start(f"g{game}")
+        for side in pattern:
+            tally.add(draw(("a", "b"), (0.5, 0.5), side))
+    [group] = judge(tally).groups
+    tests = {t.id: t for t in group.tests}
+    assert group.verdict == "biased"
+    assert tests["across_games"].p_holm <= 0.01
+    assert abs(tests["across_games"].statistic - 2 / math.pi) < 0.05
+    assert all(tests[t].p_holm > 0.01 for t in ("chi_square", "pit_uniform"))
+    assert [o.observed for o in group.outcomes] == [1800.0, 1800.0]
+
+
+def test_one_generator_reseeded_for_every_kind_fails_the_across_stream_test() -> None:
+    # 300 games of 12 coin tosses of two kinds; the k-th toss of every game falls on the
+    # same side (the pattern), but even games toss kinds A, B, A, B, ... and odd games B, A,
+    # B, A, ...: the k-th chance event of a game follows the k-th of the game before (2/pi,
+    # as above), while the j-th toss of kind A is toss 2j in one game and 2j + 1 in the
+    # next, and those two agree in 3 of the 6 pairs: no correlation by kind.
+    pattern = (0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0)
+    tally = Tally(0)
+    for game in range(300):
+        tally.start(f"g{game}")
+        for k, side in enumerate(pattern):
+            kind = "a" if (k + game) % 2 == 0 else "b"
+            tally.add(Draw("municipium", kind, ("x", "y"), (0.5, 0.5), side))
+    result = judge(tally)
+    for group in result.groups:
+        tests = {t.id: t for t in group.tests}
+        assert tests["across_stream"].p_holm <= 0.01
+        assert abs(tests["across_stream"].statistic - 2 / math.pi) < 0.05
+        assert tests["across_games"].p_holm > 0.01
+        assert abs(tests["across_games"].statistic) < 0.1
+
+
+def test_merged_streams_equal_one_stream_of_all_draws() -> None:
+    # Two kinds interleaved over three sequences, tallied whole and in two batches.
+    rng = random.Random(4)
+    sequences = [
+        [
+            Draw("municipium", rng.choice(("a", "b")), ("x", "y"), (0.5, 0.5), rng.randrange(2))
+            for _ in range(n)
+        ]
+        for n in (5, 7, 6)
+    ]
+    whole, first, second = Tally(1), Tally(1), Tally(1)
+    for name, draws in zip("xyz", sequences, strict=True):
+        for tally in (whole, first if name == "x" else second):
+            tally.start(name)
+            for d in draws:
+                tally.add(d)
+    first.merge(second)
+    assert list(whole.streams["municipium"].pits) == list(first.streams["municipium"].pits)
+    assert whole.streams["municipium"].starts == first.streams["municipium"].starts == [0, 5, 12]
+    for key, group in whole.groups.items():
+        assert list(group.in_stream) == list(first.groups[key].in_stream)
+    by_kind = [{g.type: g for g in judge(t).groups} for t in (whole, first)]
+    assert by_kind[0] == by_kind[1] and set(by_kind[0]) == {"a", "b"}
+
+
+def test_across_games_pairs_the_j_th_draws_of_successive_sequences() -> None:
+    # Three sequences of 3, 2 and 3 values: the pairs are (0.1, 0.2), (0.9, 0.8) and
+    # (0.2, 0.3), (0.8, 0.7); the third value of the first and last are unpaired.
+    pits = np.array([0.1, 0.9, 0.6, 0.2, 0.8, 0.3, 0.7, 0.4])
+    found = _across(pits, [0, 3, 5])
+    assert found is not None and found.id == "across_games"
+    earlier, later = [0.1, 0.9, 0.2, 0.8], [0.2, 0.8, 0.3, 0.7]
+    normal = statistics.NormalDist()
+    expected = statistics.correlation(
+        [normal.inv_cdf(u) for u in earlier], [normal.inv_cdf(u) for u in later]
+    )
+    assert found.statistic == pytest.approx(expected)
+    assert _across(pits[:5], [0, 3]) is None  # two pairs are too few
 
 
 def test_every_chance_event_of_play_is_a_listed_kind() -> None:
