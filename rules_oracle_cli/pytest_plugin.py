@@ -42,10 +42,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add = group.addoption
     add("--rules-oracle-engine", help="command that starts the engine under test")
     add("--rules-oracle-game", help="game to test (pillars, milestones, ...)")
-    add("--rules-oracle-players", type=int, help="players (default: every count)")
-    add("--rules-oracle-games", type=int, default=2, help="play-outs (default 2)")
-    add("--rules-oracle-seed", type=int, default=0, help="seed of the first game")
-    add("--rules-oracle-timeout", type=float, default=10.0, help="seconds/request")
+    # Numbers are read as text and checked by _number, so that a value that is no number
+    # gets the plugin's one-line usage error, not argparse's.
+    add("--rules-oracle-players", metavar="N", help="players (default: every count)")
+    add("--rules-oracle-games", metavar="N", default="2", help="play-outs (default 2)")
+    add("--rules-oracle-seed", metavar="N", default="0", help="seed of the first game")
+    add("--rules-oracle-timeout", metavar="SECONDS", default="10", help="seconds/request")
     add("--rules-oracle-baseline", help="known disagreements (YAML)")
     add("--rules-oracle-scenarios", help="scenario folder (default: ours)")
     add("--rules-oracle-strict-rules", action="store_true", help="another rule id fails too")
@@ -65,7 +67,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     add(
         "--rules-oracle-min-coverage",
-        type=float,
         metavar="PERCENT",
         help="fail when less than this share of the rules is exercised",
     )
@@ -76,15 +77,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     add(
         "--rules-oracle-shrink-seconds",
-        type=float,
-        default=120.0,
+        metavar="SECONDS",
+        default="120",
         help="time budget for shrinking all findings (default 120)",
     )
     add("--rules-oracle-save", metavar="DIR", help="write each finding's scenario and log here")
     add(
         "--rules-oracle-chance-draws",
-        type=int,
-        default=4000,
+        metavar="N",
+        default="4000",
         help="part chance: the engine's draws to test (default 4000)",
     )
 
@@ -92,6 +93,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def _usage(message: str) -> NoReturn:
     """A bad setting: pytest ends the run with its usage error (exit 4) and this line."""
     raise pytest.UsageError(message)
+
+
+def _number(config: pytest.Config, name: str, kind: type[int] | type[float]) -> Any:
+    """The option ``name`` as a whole number (``kind`` int) or a number, None when not
+    given; a value that is not one is a usage error naming the option."""
+    raw = config.getoption(name)
+    if raw is None:
+        return None
+    try:
+        return kind(str(raw).strip())
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        _usage(f"{name} {raw}: not {what}")
 
 
 class _Session:
@@ -113,18 +127,18 @@ class _Session:
         self.settings = conform_settings(
             engine=str(opt("--rules-oracle-engine")),
             game=game,
-            players=opt("--rules-oracle-players"),
-            seed=int(opt("--rules-oracle-seed")),
-            games=int(opt("--rules-oracle-games")),
-            timeout=float(opt("--rules-oracle-timeout")),
+            players=_number(config, "--rules-oracle-players", int),
+            seed=_number(config, "--rules-oracle-seed", int),
+            games=_number(config, "--rules-oracle-games", int),
+            timeout=_number(config, "--rules-oracle-timeout", float),
             strict_rules=bool(opt("--rules-oracle-strict-rules")),
             parts=opt("--rules-oracle-part"),
             scenarios_dir=Path(folder) if folder else None,
-            shrink_seconds=float(opt("--rules-oracle-shrink-seconds")),
+            shrink_seconds=_number(config, "--rules-oracle-shrink-seconds", float),
             options=options,
             option_matrix=bool(opt("--rules-oracle-option-matrix")),
-            chance_draws=int(opt("--rules-oracle-chance-draws")),
-            min_coverage=opt("--rules-oracle-min-coverage"),
+            chance_draws=_number(config, "--rules-oracle-chance-draws", int),
+            min_coverage=_number(config, "--rules-oracle-min-coverage", float),
             reach=not opt("--rules-oracle-no-reach"),
             usage=_usage,
             flags=PLUGIN,

@@ -99,6 +99,12 @@ def game_options(
     return opts
 
 
+MAX_SECONDS = 86_400
+"""The longest time a conform setting may give (a day): an engine request's timeout goes to
+the operating system's wait, which takes no more than about 24 days, and no NaN or
+infinity."""
+
+
 def conform_settings(
     *,
     engine: str,
@@ -142,10 +148,15 @@ def conform_settings(
         usage(flags.about("part", STATS_MISSING))
     if chance_draws < 1:
         usage(f"{flags('chance-draws')} must be 1 or more")
-    if games < 0 or timeout <= 0 or shrink_seconds < 0:
+    if games < 0:
+        usage(f"{flags('games')} must be 0 or more (got {games})")
+    if not 0 < timeout <= MAX_SECONDS:  # NaN fails too
         usage(
-            f"{flags('games')} must be 0 or more, {flags('timeout')} above 0 and "
-            f"{flags('shrink-seconds')} 0 or more"
+            f"{flags('timeout')} must be above 0 seconds, at most {MAX_SECONDS} (got {timeout:g})"
+        )
+    if not 0 <= shrink_seconds <= MAX_SECONDS:
+        usage(
+            f"{flags('shrink-seconds')} must be 0 to {MAX_SECONDS} seconds (got {shrink_seconds:g})"
         )
     if scenarios_dir is not None and not scenarios_dir.is_dir():
         usage(f"{flags('scenarios-dir')} {scenarios_dir}: no such folder")

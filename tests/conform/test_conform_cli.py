@@ -111,13 +111,22 @@ def test_an_engine_that_does_not_serve_the_game_is_a_finding() -> None:
     [
         (["--part", "nope"], "unknown part 'nope'"),
         (["--players", "9"], "takes 2 to 5 players"),
-        (["--timeout", "0"], "--timeout"),
+        (["--timeout", "0"], "--timeout must be above 0 seconds, at most 86400 (got 0)"),
+        # no NaN or infinity, nor more than the system's wait takes (these were internal
+        # errors: the timeout went on to selectors as is)
+        (["--timeout", "nan"], "--timeout must be above 0 seconds, at most 86400 (got nan)"),
+        (["--timeout", "inf"], "--timeout must be above 0 seconds, at most 86400 (got inf)"),
+        (["--timeout", "1e12"], "--timeout must be above 0 seconds, at most 86400 (got 1e+12)"),
+        (["--shrink-seconds", "nan"], "--shrink-seconds must be 0 to 86400 seconds (got nan)"),
+        (["--shrink-seconds", "-1"], "--shrink-seconds must be 0 to 86400 seconds (got -1)"),
+        (["--games", "-1"], "--games must be 0 or more (got -1)"),
         (["--baseline", "/no/such.yaml"], "cannot read"),
     ],
 )
 def test_usage_errors_exit_2(more: list[str], message: str) -> None:
     args = ["conform", "--engine", "x", "--game", GAME, *more]
     result = runner.invoke(app, args)
+    assert isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 2
     assert message in result.output
 

@@ -335,18 +335,34 @@ def test_chance_draws_set_how_many_draws_the_chance_part_tests(
             ("--rules-oracle-min-coverage", "-1"),
             "--rules-oracle-min-coverage must be a share in percent, 0 to 100 (got -1)",
         ),
-        *[
-            (
-                (flag, value),
-                "--rules-oracle-games must be 0 or more, --rules-oracle-timeout above 0 and "
-                "--rules-oracle-shrink-seconds 0 or more",
-            )
-            for flag, value in [
-                ("--rules-oracle-shrink-seconds", "-1"),
-                ("--rules-oracle-games", "-1"),
-                ("--rules-oracle-timeout", "0"),
-            ]
-        ],
+        (
+            ("--rules-oracle-shrink-seconds", "-1"),
+            "--rules-oracle-shrink-seconds must be 0 to 86400 seconds (got -1)",
+        ),
+        (
+            ("--rules-oracle-shrink-seconds", "nan"),
+            "--rules-oracle-shrink-seconds must be 0 to 86400 seconds (got nan)",
+        ),
+        (("--rules-oracle-games", "-1"), "--rules-oracle-games must be 0 or more (got -1)"),
+        (
+            ("--rules-oracle-timeout", "0"),
+            "--rules-oracle-timeout must be above 0 seconds, at most 86400 (got 0)",
+        ),
+        (
+            ("--rules-oracle-timeout", "inf"),
+            "--rules-oracle-timeout must be above 0 seconds, at most 86400 (got inf)",
+        ),
+        # a value that is no number: our line, not argparse's usage and error lines
+        (("--rules-oracle-min-coverage", "abc"), "--rules-oracle-min-coverage abc: not a number"),
+        (("--rules-oracle-timeout", "ten"), "--rules-oracle-timeout ten: not a number"),
+        (("--rules-oracle-games", "2.5"), "--rules-oracle-games 2.5: not a whole number"),
+        (("--rules-oracle-seed", "x"), "--rules-oracle-seed x: not a whole number"),
+        (("--rules-oracle-players", "two"), "--rules-oracle-players two: not a whole number"),
+        (
+            ("--rules-oracle-chance-draws", "1e3"),
+            "--rules-oracle-chance-draws 1e3: not a whole number",
+        ),
+        (("--rules-oracle-shrink-seconds", ""), "--rules-oracle-shrink-seconds : not a number"),
         (("--rules-oracle-chance-draws", "0"), "--rules-oracle-chance-draws must be 1 or more"),
         (("--rules-oracle-players", "9"), "--rules-oracle-players: palmyra takes 2 to 5 players"),
         (("--rules-oracle-game", "chess"), "--rules-oracle-game: *chess*"),
