@@ -239,10 +239,13 @@ def _verdict(path: Path, settings: Settings, games: GameCache) -> Any:
 
 
 def every_core(jobs: int) -> int:
-    """Worker count for ``--jobs``: 0 means every core this process may use."""
-    if jobs > 0:
-        return jobs
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    """Worker count for ``--jobs``: 0 means every core this process may use, and no more
+    than those are started (the work is all computing: more processes only wait their
+    turn, and a fork pool starts all its workers at once, so ``--jobs 100000`` would fork
+    that many)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    return min(jobs, cores) if jobs > 0 else cores
 
 
 def run_local(work: Work[R], names: Iterable[str], settings: Settings, jobs: int) -> Iterator[R]:

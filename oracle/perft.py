@@ -272,9 +272,23 @@ def _count_in_worker(
         return 0, list(exc.failures)
 
 
+MAX_DEPTH = 100
+"""The deepest count asked for: the count recurses a level per event (Python's stack holds
+about 1,000 frames), and no count deeper than a few dozen events finishes unless the game
+ends within it."""
+
+
+def depth_problem(depth: object) -> str | None:
+    """Why ``depth`` cannot be counted to (not a whole number from 0 to MAX_DEPTH), or None."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        return f"a perft depth is a whole number of events, 0 to {MAX_DEPTH} (not {depth!r})"
+    return None
+
+
 def _checked(depth: int) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise BadOptions(f"a perft depth is a whole number of events, 0 or more (not {depth!r})")
+    problem = depth_problem(depth)
+    if problem is not None:
+        raise BadOptions(problem)
     return depth
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from oracle.formats.log import MAX_LINE_BYTES, Malformed, decode_line
+from oracle.perft import MAX_DEPTH, depth_problem
 from oracle.protocol import CAPABILITIES, PROTOCOL_VERSION, EngineError
 from oracle.refengine import NAME, LocalEngine
 
@@ -127,8 +128,8 @@ class Session:
 
     def perft(self, request: dict[str, Any]) -> dict[str, Any]:
         depth, divide = request.get("depth"), request.get("divide", False)
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise EngineError("'depth' must be a whole number, 0 or more")
+        if not isinstance(depth, int) or depth_problem(depth) is not None:
+            raise EngineError(f"'depth' must be a whole number, 0 to {MAX_DEPTH}")
         if not isinstance(divide, bool):
             raise EngineError("'divide' must be true or false")
         count, rows = self.engine.perft(depth, divide)

@@ -66,6 +66,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (at run time: ``__getattr
         stats_available,
     )
     from rules_oracle._perft import (
+        PERFT_MAX_DEPTH,
         PERFT_SUITES_DIR,
         check_perft_suite,
         perft,
@@ -151,6 +152,7 @@ _HOMES = {
     **dict.fromkeys(("Position", "Rules", "load"), "oracle.position"),
     **dict.fromkeys(
         (
+            "PERFT_MAX_DEPTH",
             "PERFT_SUITES_DIR",
             "check_perft_suite",
             "perft",
@@ -217,6 +219,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "CHANCE",
     "GAMES",
+    "PERFT_MAX_DEPTH",
     "PERFT_SUITES_DIR",
     "PLAYER_NAMES",
     "SCENARIOS_DIR",

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oracle.perft import MAX_DEPTH
 from oracle.perft_files import BUNDLED_SUITES
 from reference.core.errors import BadOptions
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from oracle.position import Position
 
 __all__ = [
+    "PERFT_MAX_DEPTH",
     "PERFT_SUITES_DIR",
     "check_perft_suite",
     "perft",
@@ -26,6 +28,8 @@ __all__ = [
     "read_position",
 ]
 
+PERFT_MAX_DEPTH: int = MAX_DEPTH
+"""The deepest count ``perft`` takes (a deeper one is ``BadOptions``)."""
 PERFT_SUITES_DIR: Path = BUNDLED_SUITES
 """The perft suites that come with rules-oracle: ``<game>.yaml`` for each game."""
 

@@ -73,7 +73,10 @@ class PlainFormat(StrEnum):
     json = "json"
 
 
-Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: every core).")]
+Jobs = Annotated[
+    int,
+    typer.Option("--jobs", "-j", help="Worker processes, at most one per core (0: every core)."),
+]
 Profile = Annotated[Path | None, typer.Option(help="Data profile (YAML/JSON).")]
 LogOptions = Annotated[
     str | None,
@@ -582,6 +585,7 @@ def perft(
     """Count the legal event sequences of --depth events from a position (perft), or check
     a perft suite: every chance outcome is a branch (docs/perft.md)."""
     from rules_oracle import (
+        PERFT_MAX_DEPTH,
         PLAYER_NAMES,
         BadOptions,
         InternalError,
@@ -597,8 +601,8 @@ def perft(
         if depth is not None or position is not None or divide or game or players:
             _usage("--suite checks a whole suite: give it alone (with --jobs, --format)")
         _perft_suite(suite, jobs, fmt)
-    if depth is None or depth < 0:
-        _usage("--depth counts events: give a whole number, 0 or more")
+    if depth is None or not 0 <= depth <= PERFT_MAX_DEPTH:
+        _usage(f"--depth counts events: give a whole number, 0 to {PERFT_MAX_DEPTH}")
     if game is not None and game not in game_names():
         _usage(f"unknown game {game!r} (known: {', '.join(game_names())})")
     opts = _json_object("--options", options)

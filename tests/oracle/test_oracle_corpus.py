@@ -7,6 +7,7 @@ import gc
 import gzip
 import importlib.util
 import json
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -370,3 +371,9 @@ def test_a_worker_collects_every_collect_every_files(monkeypatch: pytest.MonkeyP
     finally:
         gc.callbacks.remove(seen)
     assert len(full) >= 3  # after 8, 16 and 24 files (the interpreter may add its own)
+
+
+def test_jobs_never_start_more_workers_than_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fork pool starts all its workers at once: --jobs 100000 forked that many.
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert [pipeline.every_core(j) for j in (0, 1, 2, 3, 4, 100_000)] == [3, 1, 2, 3, 3, 3]

@@ -116,7 +116,16 @@ def test_a_suite_passes_and_a_wrong_count_fails(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--game", "pillars"], "--depth"),
-        (["--game", "pillars", "--depth", "-1"], "--depth"),
+        (
+            ["--game", "pillars", "--depth", "-1"],
+            "--depth counts events: give a whole number, 0 to 100",
+        ),
+        # deeper counts recursed past Python's stack: an internal error, not the user's
+        (
+            ["--game", "pillars", "--depth", "101"],
+            "--depth counts events: give a whole number, 0 to 100",
+        ),
+        (["--game", "pillars", "--depth", "100000"], "0 to 100"),
         (["--game", "chess", "--depth", "1"], "unknown game"),
         (["--game", "pillars", "--players", "5", "--depth", "1"], "2 to 4 players"),
         (["--depth", "1"], "--game"),

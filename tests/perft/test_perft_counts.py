@@ -116,10 +116,24 @@ def test_worker_processes_give_the_same_counts() -> None:
     assert alone.count == 661  # the suite's count at depth 4
 
 
-def test_a_negative_depth_is_refused() -> None:
+def test_a_depth_below_0_or_over_the_maximum_is_refused() -> None:
     position = rules_oracle.load("pillars").setup(["red", "blue"])
-    with pytest.raises(rules_oracle.BadOptions, match="depth"):
-        rules_oracle.perft(position, -1)
+    assert rules_oracle.PERFT_MAX_DEPTH == 100
+    for depth in (-1, 101, 100_000):
+        with pytest.raises(rules_oracle.BadOptions, match="0 to 100"):
+            rules_oracle.perft(position, depth)
+
+
+def test_the_deepest_count_runs_where_the_game_ends_within_it() -> None:
+    # Three events before a Palmyra game's end no sequence of 100 events exists: 0 (the
+    # count stops at the end; it never recurses 100 deep).
+    rules = rules_oracle.load("palmyra")
+    played = [rules.setup(["red", "blue"])]
+    while not played[-1].is_over:
+        played.append(played[-1].apply(played[-1].legal()[0]))
+    near_end = played[-4]
+    assert rules_oracle.perft(near_end, rules_oracle.PERFT_MAX_DEPTH).count == 0
+    assert rules_oracle.perft(near_end, 1).count == len(near_end.legal())
 
 
 def test_discards_over_the_limit_count_once_per_order() -> None:

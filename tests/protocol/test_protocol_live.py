@@ -124,6 +124,8 @@ def test_a_whole_session_through_every_op(game: str, route: str) -> None:
     assert s.ok({"op": "perft", "depth": 0})["count"] == 1
     negative = s.session.ask({"op": "perft", "depth": -1})  # not a request the schema allows
     assert negative["ok"] is False and problems("perft-response", negative) == []
+    deep = s.session.ask({"op": "perft", "depth": 100_000})  # nor this: over 100 (our stack)
+    assert deep["ok"] is False and problems("perft-response", deep) == []
     assert s.position(paths) == before
 
     for unknown in ({"op": "no_such_op"}, {"protocol": 1}):  # not requests: no schema applies

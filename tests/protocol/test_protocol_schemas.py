@@ -262,6 +262,7 @@ INVALID: list[tuple[str, Any, str]] = [
     ("bye-response", {"ok": False}, "a failure needs 'error'"),
     ("perft-request", {"op": "perft"}, "no depth"),
     ("perft-request", {"op": "perft", "depth": -1}, "a negative depth"),
+    ("perft-request", {"op": "perft", "depth": 101}, "a depth over 100"),
     ("perft-request", {"op": "perft", "depth": 2.5}, "a depth counts whole events"),
     ("perft-request", {"op": "perft", "depth": 2, "divide": "yes"}, "divide is a boolean"),
     ("perft-response", {"ok": True}, "no count"),
