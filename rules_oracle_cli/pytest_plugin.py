@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 # it imports nothing of rules-oracle until a run asks for it (--rules-oracle-engine).
 
 _CONFORM = pytest.StashKey["_Session"]()
+_NOTHING = pytest.StashKey[str]()
+"""Why the session checked nothing (set when it did: never a pass)."""
+_WORKERS = pytest.StashKey[list[dict[str, Any]]]()
+"""Under pytest-xdist, on the controller: what each worker's share of the items checked."""
+SESSION_CHECKS = ("coverage", "stale")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -156,8 +161,9 @@ class _Session:
             _usage(f"--rules-oracle-save {save}: not a folder")
         self.run = conform_run(self.settings, _usage, PLUGIN)
         self.connected: bool | None = None
-        self.nothing_checked = False
         self.used: set[int] = set()
+        self.ran: set[str] = set()
+        """The items that ran in this process (their node ids)."""
 
     def connect(self) -> list[Finding]:
         """Start the engine once; the session's findings if it would not."""
@@ -226,23 +232,43 @@ def pytest_collection_modifyitems(
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    state = session.config.stash.get(_CONFORM, None)
-    if state is None:
-        return
-    state.run.process.close()
-    report = state.run.report
-    ran = state.connected is not None
-    if ran and report.checked_nothing() and session.exitstatus == pytest.ExitCode.OK:
+    config = session.config
+    state = config.stash.get(_CONFORM, None)
+    if state is not None:
+        from rules_oracle_cli.shared import checked_nothing_why
+
+        state.run.process.close()
+        report = state.run.report
+        share: dict[str, Any] = {
+            "ran": state.connected is not None,
+            "checked": report.counts.checked(),
+            "findings": len(report.findings),
+            "why": checked_nothing_why(report),
+        }
+        if hasattr(config, "workeroutput"):  # a pytest-xdist worker: the controller judges
+            config.workeroutput["rules_oracle"] = share
+            return
+        shares = [share]
+    else:
+        shares = config.stash.get(_WORKERS, [])
+    ran = [s for s in shares if s["ran"]]
+    checked = sum(s["checked"] + s["findings"] for s in ran)
+    if ran and not checked and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.USAGE_ERROR
-        state.nothing_checked = True
+        config.stash[_NOTHING] = "; ".join(dict.fromkeys(s["why"] for s in ran))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist, on the controller: a worker's share of what the items checked."""
+    share = getattr(node, "workeroutput", {}).get("rules_oracle")
+    if share is not None:
+        node.config.stash.setdefault(_WORKERS, []).append(share)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    state = terminalreporter.config.stash.get(_CONFORM, None)
-    if state is not None and state.nothing_checked:
-        from rules_oracle_cli.shared import checked_nothing_why
-
-        why = checked_nothing_why(state.run.report)
+    why = terminalreporter.config.stash.get(_NOTHING, None)
+    if why is not None:
         terminalreporter.write_line(
             f"rules-oracle: error: the run checked nothing ({why}): never a pass", red=True
         )
@@ -278,12 +304,14 @@ class ConformItem(pytest.Item):
         from rules_oracle.conformance import finding_line
 
         state: _Session = self.config.stash[_CONFORM]
-        if self.part == "stale":
-            self.check_stale(state)
+        if self.part in SESSION_CHECKS:
+            self.check_all_ran_here(state)
+            if self.part == "stale":
+                self.check_stale(state)
+            else:
+                self.check_coverage(state)
             return
-        if self.part == "coverage":
-            self.check_coverage(state)
-            return
+        state.ran.add(self.nodeid)
         broken = state.connect()
         if broken:
             raise ConformFailure([finding_line(state.run.report, f) for f in broken], [])
@@ -322,6 +350,29 @@ class ConformItem(pytest.Item):
             raise ConformFailure(lines + unsaved, files)
         if hard:
             pytest.xfail("known (baseline): " + "; ".join(f.kind for f in hard))
+
+    def check_all_ran_here(self, state: _Session) -> None:
+        """A check of the whole session needs every other item of the session run before it
+        in this process: not so when pytest-xdist shared them out (its default ``--dist
+        load``; ``loadscope`` and ``loadfile`` keep them in one worker, in order) or a
+        plugin reordered them."""
+        wanted = [
+            i.nodeid
+            for i in self.session.items
+            if isinstance(i, ConformItem) and i.part not in SESSION_CHECKS
+        ]
+        missing = [n for n in wanted if n not in state.ran]
+        if missing:
+            what = "rule coverage" if self.part == "coverage" else "baseline's stale entries"
+            raise ConformFailure(
+                [
+                    f"the {what} cannot be judged here: {len(missing)} of the {len(wanted)} "
+                    "rules-oracle items did not run before it in this process (first: "
+                    f"{missing[0]}); with pytest-xdist give --dist loadscope or loadfile (the "
+                    "items share one scope: one worker runs them in order) or -p no:xdist",
+                ],
+                [],
+            )
 
     def check_coverage(self, state: _Session) -> None:
         """The share of the rules the session's items exercised, against the minimum."""

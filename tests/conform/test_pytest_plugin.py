@@ -382,3 +382,63 @@ def test_a_bad_setting_is_a_usage_error_of_one_line_naming_its_option(
     assert len(errors) == 1, result.errlines
     assert fnmatch.fnmatchcase(errors[0], f"ERROR: {message}"), errors[0]
     assert "Traceback" not in result.stderr.str() + result.stdout.str()
+
+
+# --- under pytest-xdist ---------------------------------------------------------------------
+
+REVERSED = """
+import pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.reverse()
+"""
+
+
+def test_session_checks_in_a_process_that_did_not_run_every_item_fail_saying_why(
+    pytester: pytest.Pytester,
+) -> None:
+    # The coverage and the stale baseline entries are judged on every item of the session;
+    # run first (here a conftest reverses the order, as xdist's load scheduling may share
+    # the items out), they cannot be, and fail saying so rather than judge a share.
+    pytester.makeconftest(REVERSED)
+    known = pytester.path / "known.yaml"
+    known.write_text("known:\n  - kind: state\n    path: bank\n")
+    args = options(f"{SERVE} --game {GAME}", pytester, *PLAYOUT)
+    result = pytester.runpytest(
+        *args, "--rules-oracle-min-coverage", "10", "--rules-oracle-baseline", str(known), "-v"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*the baseline's stale entries cannot be judged here: 2 of the 2 rules-oracle items "
+            "did not run before it in this process (first: ::rules-oracle::reach); "
+            "with pytest-xdist give --dist loadscope or loadfile*",
+            "*the rule coverage cannot be judged here: 2 of the 2 rules-oracle items*",
+        ]
+    )
+
+
+@pytest.mark.parametrize("dist", ["loadscope", "loadfile"])
+def test_under_xdist_by_scope_or_file_one_worker_runs_every_item(
+    pytester: pytest.Pytester, dist: str
+) -> None:
+    # The items share one scope (and no file): one worker runs them all, in order, and the
+    # coverage sees them all.
+    args = options(f"{SERVE} --game {GAME}", pytester, *PLAYOUT, "--rules-oracle-min-coverage")
+    args[args.index("--rules-oracle-games") + 1] = "3"
+    result = pytester.runpytest_subprocess(*args, "10", "-n", "2", "--dist", dist, "-p", "xdist")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    result.assert_outcomes(passed=5)
+
+
+def test_under_xdist_a_run_that_checked_nothing_is_not_a_pass(pytester: pytest.Pytester) -> None:
+    # as test_a_run_that_checked_nothing_is_not_a_pass, the workers' shares summed by the
+    # controller (a worker's own exit status is not the run's)
+    engine = adapter(GAME, "--no-capabilities")
+    args = options(engine, pytester)
+    args[args.index("--rules-oracle-games") + 1] = "0"
+    result = pytester.runpytest_subprocess(*args, "-n", "2", "-p", "xdist")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    result.stdout.fnmatch_lines(["*rules-oracle: error: the run checked nothing*never a pass*"])
