@@ -128,7 +128,21 @@ class _Check:
             spot = entry.spot(suite.game)
             if extra:
                 spot = attrs.evolve(spot, options={**spot.options, **extra})
+                if not self.builds(spot):
+                    continue
             yield f"perft-{entry.id}", spot, None if extra else dict(entry.perft)
+
+    def builds(self, spot: Spot) -> bool:
+        """Whether a suite position is a position under the run's options and profile: its
+        events were written for the rulebook's game, and other rules or data may refuse
+        one (an unlimited favour supply refills where a citizen draw was due). One that
+        does not is skipped, as a position the engine could not be set to is."""
+        try:
+            spot_position(spot, self.run.games)
+        except BadPosition:
+            self.counts.perft_skipped += 1
+            return False
+        return True
 
     def playout_spots(self, k: int) -> Iterator[tuple[str, Spot]]:
         """Positions along play-out ``k`` of the run (its seed and player count, the same

@@ -67,6 +67,23 @@ class Entry:
 
 
 @attrs.frozen
+class UnreachableWhen:
+    """A rule no play can exercise while the data in force (a profile's values) has every
+    value ``data`` names: a limit that an unlimited supply (null) never reaches."""
+
+    rule: str
+    data: dict[str, Any]
+    reason: str
+
+    def applies(self, game: Game) -> bool:
+        """Whether ``game``'s data in force has every value named."""
+        data = getattr(game, "data", None)
+        if data is None:
+            return False
+        return all(data.value(key) == value for key, value in self.data.items())
+
+
+@attrs.frozen
 class CoverageFile:
     """One game's coverage file: the rules tied to checks that always run, and the rules no
     play can exercise with the reason for each."""
@@ -82,13 +99,21 @@ class CoverageFile:
     """A definition (which cells touch) -> the rules that decide with it: it is exercised
     as often as they are, accepted and refused."""
     unreachable: dict[str, str] = attrs.field(factory=dict)
+    unreachable_when: tuple[UnreachableWhen, ...] = ()
 
     def listed(self) -> list[str]:
         """Every rule id the file names."""
         entries = (*self.setup, *self.each_event, *self.result, *self.shared_result)
         users = [rule for rules in self.used_by.values() for rule in rules]
         named = [*self.by_event, *self.used_by, *users, *self.unreachable]
-        return [e.rule for e in entries] + named
+        return [e.rule for e in entries] + named + [u.rule for u in self.unreachable_when]
+
+    def unreachable_in(self, game: Game) -> dict[str, str]:
+        """The rules no play can exercise in ``game`` (its options and data in force), each
+        with the reason."""
+        found = dict(self.unreachable)
+        found.update({u.rule: u.reason for u in self.unreachable_when if u.applies(game)})
+        return found
 
     def event_rules(self, event: Mapping[str, Any]) -> list[str]:
         """The ``by_event`` rules an accepted ``event`` is accepted under."""
@@ -136,7 +161,7 @@ def new_rule_coverage(game: Game, minimum: float | None = None) -> RuleCoverage:
     return RuleCoverage(
         game.name,
         tuple(rules),
-        dict(listed.unreachable),
+        listed.unreachable_in(game),
         {r.id: RuleCount() for r in rules},
         minimum,
     )

@@ -245,8 +245,9 @@ def _position_after(
 
 # --- rare ends ---------------------------------------------------------------------------------
 
-Values = Callable[[Position], dict[str, Any]]
-"""The values that bring a rare end near, read off a position reached by random play."""
+Values = Callable[[Position], dict[str, Any] | None]
+"""The values that bring a rare end near, read off a position reached by random play; None
+where the data in force puts it out of reach (an unlimited supply never runs out)."""
 
 
 @attrs.frozen
@@ -268,10 +269,12 @@ def _players(position: Position) -> list[str]:
     return [str(name) for name in position["players"]]
 
 
-def palmyra_bank_nearly_dry(position: Position) -> dict[str, Any]:
+def palmyra_bank_nearly_dry(position: Position) -> dict[str, Any] | None:
     """PAL-END-02, PAL-END-04: the bank keeps one coin, the rest goes to the players (the
-    next tax empties it; random play pays few taxes)."""
+    next tax empties it; random play pays few taxes). None for an unlimited bank."""
     bank = position["bank"]
+    if bank is None:
+        return None
     keep = min(bank, 1)
     shares = _shared_out(bank - keep, _players(position))
     values: dict[str, Any] = {"bank": keep}
@@ -280,18 +283,23 @@ def palmyra_bank_nearly_dry(position: Position) -> dict[str, Any]:
     return values
 
 
-def pillars_supply_nearly_empty(position: Position) -> dict[str, Any]:
+def pillars_supply_nearly_empty(position: Position) -> dict[str, Any] | None:
     """PIL-PROD-02, PIL-PROD-03: the general supply keeps one cube of each kind; the rest of
-    sand, wood and stone goes to the market, the metal to the King's Court."""
+    sand, wood and stone goes to the market, the metal to the King's Court. A kind with an
+    unlimited supply is left as it is; None when every kind is unlimited."""
     values: dict[str, Any] = {}
     for kind in ("sand", "wood", "stone"):
-        moved = max(position[f"supply.{kind}"] - 1, 0)
-        values[f"supply.{kind}"] = position[f"supply.{kind}"] - moved
-        values[f"market.{kind}"] = position[f"market.{kind}"] + moved
-    metal = max(position["supply.metal"] - 1, 0)
-    values["supply.metal"] = position["supply.metal"] - metal
-    values["kings_court_metal"] = position["kings_court_metal"] + metal
-    return values
+        held = position[f"supply.{kind}"]
+        if held is not None:
+            moved = max(held - 1, 0)
+            values[f"supply.{kind}"] = held - moved
+            values[f"market.{kind}"] = position[f"market.{kind}"] + moved
+    held = position["supply.metal"]
+    if held is not None:
+        metal = max(held - 1, 0)
+        values["supply.metal"] = held - metal
+        values["kings_court_metal"] = position["kings_court_metal"] + metal
+    return values or None
 
 
 def milestones_points_mark_near(position: Position) -> dict[str, Any]:
@@ -348,8 +356,11 @@ def _rare_end(games: GameCache, game: str, setup: Start, end: RareEnd) -> Start 
         played += 1
     if ref.to_act()[1]:
         return None
+    values = end.values(ref.position)
+    if values is None:
+        return None
     try:
-        ref.set_state(end.values(ref.position))
+        ref.set_state(values)
         units = written(ours_at(games, game, setup), ref)
     except (EngineError, EngineInvariantError):  # a recipe that does not fit this position
         return None

@@ -66,7 +66,8 @@ def test_every_rule_a_coverage_file_names_is_in_the_catalogue(game: str) -> None
     ids = {r.id for r in rules.catalogue.rules}
     listed = load_coverage_file(rules)
     assert set(listed.listed()) <= ids, set(listed.listed()) - ids
-    assert all(len(reason.split()) >= 8 for reason in listed.unreachable.values())
+    reasons = [*listed.unreachable.values(), *(u.reason for u in listed.unreachable_when)]
+    assert all(len(reason.split()) >= 8 for reason in reasons)
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -78,7 +79,54 @@ def test_the_game_docs_list_every_rule_no_play_reaches_with_its_reason(game: str
     body = section[1].split("\n## ", 1)[0]
     # one bullet per rule: "- `PAL-GEO-02` (what it says): why"
     listed_in_docs = re.findall(r"^- `([A-Z]+-[A-Z]+-\d+)` ", body, flags=re.MULTILINE)
-    assert sorted(listed_in_docs) == sorted(listed.unreachable)
+    conditional = [u.rule for u in listed.unreachable_when]
+    assert sorted(listed_in_docs) == sorted([*listed.unreachable, *conditional])
+
+
+UNLIMITED = {
+    "milestones": {"supply.cubes_per_good": None, "supply.coins": None, "supply.cover_tiles": None},
+    "palmyra": {"bank.total": None},
+    "pillars": {"setup.cubes": dict.fromkeys(("sand", "wood", "stone", "metal"))},
+}
+"""A profile per game making unlimited every supply a rule of ``unreachable_when`` needs."""
+
+
+@pytest.mark.parametrize("game", sorted(UNLIMITED))
+def test_rules_only_a_limit_reaches_are_unreachable_under_an_unlimited_profile(game: str) -> None:
+    # Played with every supply unlimited, from the setup and from the rare ends (reach: the
+    # bank or stacks nearly empty, the last round), no event is accepted or refused under
+    # them, and the report lists them as unreachable with the file's reason; with the
+    # rulebook's counts they are not listed.
+    conditional = load_coverage_file(make_game(game, {})).unreachable_when
+    assert conditional
+    settings = Settings(
+        engine=f"{SERVE} --game {game}",
+        game=game,
+        players=(2, 3),
+        games=3,
+        parts=("playout",),
+        reach=True,
+        options={"profile": UNLIMITED[game]},
+    )
+    report = Conformance(settings).run()
+    assert report.passed(), [f.message for f in report.findings]
+    summary = covered(report)
+    for entry in conditional:
+        count = summary.counts[entry.rule]
+        assert (count.accepted, count.refused) == (0, 0), entry.rule
+        assert summary.unreachable[entry.rule] == entry.reason
+    limited = covered(run(game, "playout"))
+    assert not {u.rule for u in conditional} & set(limited.unreachable)
+
+
+def test_a_limit_partly_unlimited_is_still_reachable() -> None:
+    # Goods unlimited but coins counted: a sale can still find no coin left (MIL-SUPPLY-01).
+    game = make_game("milestones", {"profile": {"supply.cubes_per_good": None}})
+    assert "MIL-SUPPLY-01" not in load_coverage_file(game).unreachable_in(game)
+    both = make_game(
+        "milestones", {"profile": {"supply.cubes_per_good": None, "supply.coins": None}}
+    )
+    assert "MIL-SUPPLY-01" in load_coverage_file(both).unreachable_in(both)
 
 
 # --- what a run counts ---------------------------------------------------------------------

@@ -109,6 +109,28 @@ def test_every_game_has_a_rare_end_our_engine_takes_for_every_player_count(game:
         assert not ref.to_act()[1]
 
 
+def test_a_rare_end_an_unlimited_supply_puts_out_of_reach_is_left_out() -> None:
+    # An unlimited bank never runs dry: no bank-nearly-dry start (it was an internal error,
+    # arithmetic on the bank's null). Pillars with only metal unlimited still brings the
+    # other kinds near empty and leaves metal as it is; with every kind unlimited, no start.
+    games = GameCache()
+    players = ("red", "blue")
+    assert rare_ends(games, "palmyra", players, {"profile": {"bank.total": None}}, seed=5) == []
+    cubes = {"sand": 23, "wood": 23, "stone": 23, "metal": None}
+    (end,) = rare_ends(games, "pillars", players, {"profile": {"setup.cubes": cubes}}, seed=5)
+    given = end.start.given
+    assert given is not None
+    ref = LocalEngine(games=games)
+    ref.new_game("pillars", players, {"profile": {"setup.cubes": cubes}})
+    ref.set_state(given)
+    assert [ref.position[f"supply.{k}"] for k in ("sand", "wood", "stone")] == [1, 1, 1]
+    assert ref.position["supply.metal"] is None
+    unlimited = dict.fromkeys(cubes)
+    assert (
+        rare_ends(games, "pillars", players, {"profile": {"setup.cubes": unlimited}}, seed=5) == []
+    )
+
+
 def test_favouring_takes_the_event_under_the_one_rule_not_yet_exercised() -> None:
     settings = Settings(engine="unused", game="palmyra", players=(2,))
     coverage = Coverage(settings, GameCache())

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import jsonschema
 import pytest
 import yaml
@@ -22,6 +23,7 @@ import rules_oracle
 from oracle.conform import Conformance
 from oracle.findings import Finding, Report, Settings
 from oracle.games import GameCache
+from oracle.perft import BadPosition, spot_position
 from oracle.perft_files import load_suite, suite_path
 from oracle.protocol import EngineProcess, RemoteEngine
 from oracle.scenarios import run_scenario
@@ -250,3 +252,30 @@ def test_an_engine_without_perft_or_legal_has_its_positions_skipped(
         0,
         2 + oracle.conform_perft.SPOTS_PER_PLAYOUT,
     )
+
+
+def test_suite_positions_that_do_not_build_under_the_runs_profile_are_skipped() -> None:
+    # The suite's events were written for the rulebook's data. With the favours and wreaths
+    # unlimited, the small-bag position's events no longer replay (its sixth event comes
+    # where a chance outcome is due): it is skipped (it was an internal error), the others
+    # are counted afresh under the profile.
+    profile = {"components.favours": None, "components.wreaths": None}
+    settings = Settings(
+        engine=f"{SERVE} --game municipium",
+        game="municipium",
+        players=(2,),
+        games=0,
+        parts=("perft",),
+        timeout=60,
+        options={"profile": profile},
+    )
+    report = Conformance(settings).run()
+    assert report.passed(), [f.message for f in report.findings]
+    entries = load_suite(suite_path("municipium")).entries
+    (small_bag,) = [e for e in entries if e.id == "small-bag"]
+    spot = small_bag.spot("municipium")
+    spot_position(spot)  # builds with the rulebook's data
+    with pytest.raises(BadPosition, match="MUN-TURN-01"):
+        spot_position(attrs.evolve(spot, options={**spot.options, "profile": profile}))
+    assert report.counts.perft_skipped == 1
+    assert report.counts.perft_positions == len(entries) - 1
