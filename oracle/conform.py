@@ -225,9 +225,6 @@ class Conformance:
             self.report.option_settings.append(options)
         return PLAYER_NAMES[: counts[turn % len(counts)]], options
 
-    def players_for(self, k: int) -> tuple[str, ...]:
-        return self.setup_for(k)[0]
-
     def case_name(self, part: str, k: int, start: Start) -> str:
         """A game's test case name: part, number, players, seed and options set."""
         name = f"{part}-{k}-{len(start.players)}p"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+import attrs
+
 from oracle.chance import NotAnOutcome, Tally, wire_draw
 from oracle.fairness import FairnessResult, GroupResult, judge
 from oracle.fairness_report import group_line, outcome_lines
@@ -46,7 +48,17 @@ class ConformRun(Protocol):
 
     def ensure_running(self) -> bool: ...
 
-    def players_for(self, k: int) -> tuple[str, ...]: ...
+    def setup_for(self, k: int) -> tuple[tuple[str, ...], dict[str, Any]]: ...
+
+
+@attrs.frozen
+class _ChanceGame:
+    """One chance play-out: its players, its options (the option matrix's for this game, or
+    the run's) and its seed."""
+
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    seed: int
 
 
 class _Stop(Exception):
@@ -94,16 +106,17 @@ def _biased(group: GroupResult) -> Finding:
 
 def _game(run: ConformRun, tally: Tally, k: int) -> None:
     s = run.settings
-    players, seed = run.players_for(k), s.seed + k
+    (players, options), seed = run.setup_for(k), s.seed + k  # the option matrix's, if any
     rng = random.Random(seed)
     ref = LocalEngine(games=run.games)
-    ref.new_game(s.game, players, s.options)
+    ref.new_game(s.game, players, options)
+    game = _ChanceGame(players, options, seed)
     events: list[dict[str, Any]] = []
     run.report.counts.games += 1
     tally.start(f"chance-{k}")
     sent = 0
     try:
-        run.remote.new_game(s.game, players, s.options)
+        run.remote.new_game(s.game, players, options)
         while not ref.position.is_over and len(events) < MAX_EVENTS:
             position = ref.position
             if position.to_act != CHANCE:
@@ -113,25 +126,25 @@ def _game(run: ConformRun, tally: Tally, k: int) -> None:
                 events.append(event)
                 sent += 1
                 continue
-            _answers(run, events, sent, players, seed)
+            _answers(run, events, sent, game)
             sent = 0
             outcomes = position.chance_outcomes()
             drawn = run.remote.next()
             refused = _refusal(ref, drawn)
             if refused is not None:
-                raise _Stop(_finding(run, "illegal_draw", refused, events, players, seed, drawn))
+                raise _Stop(_finding(run, "illegal_draw", refused, events, game, drawn))
             events.append(drawn)
             try:
                 tally.add(wire_draw(s.game, outcomes, drawn))
             except (NotAnOutcome, KeyError) as exc:  # ours allowed it but does not list it
                 raise RuntimeError(f"a legal chance event ours does not list: {drawn}") from exc
-        _answers(run, events, sent, players, seed)
+        _answers(run, events, sent, game)
     except _Stop as stop:
         run.add(stop.finding)
     except (EngineFault, EngineError) as exc:
         kind = exc.kind if isinstance(exc, EngineFault) else "error"
         message = exc.message if isinstance(exc, EngineFault) else f"the engine answered: {exc}"
-        run.add(_finding(run, kind, message, events, players, seed))
+        run.add(_finding(run, kind, message, events, game))
     finally:
         run.process.settle()
     run.report.counts.events += len(events)
@@ -148,9 +161,7 @@ def _refusal(ref: LocalEngine, drawn: dict[str, Any]) -> str | None:
     return None
 
 
-def _answers(
-    run: ConformRun, events: list[dict[str, Any]], sent: int, players: tuple[str, ...], seed: int
-) -> None:
+def _answers(run: ConformRun, events: list[dict[str, Any]], sent: int, game: _ChanceGame) -> None:
     """Read the answers to the events sent since the last chance node."""
     if not sent:
         return
@@ -161,9 +172,7 @@ def _answers(
         if refused is not None:
             message = f"the engine refused a legal event: {refused.rule}: {refused.message}"
             prefix = events[: first + i]
-            raise _Stop(
-                _finding(run, "refused_legal", message, prefix, players, seed, events[first + i])
-            )
+            raise _Stop(_finding(run, "refused_legal", message, prefix, game, events[first + i]))
 
 
 def _finding(
@@ -171,16 +180,16 @@ def _finding(
     kind: str,
     message: str,
     events: list[dict[str, Any]],
-    players: tuple[str, ...],
-    seed: int,
+    game: _ChanceGame,
     probe: dict[str, Any] | None = None,
 ) -> Finding:
     finding = Finding(
         "chance",
         kind,
         message,
-        players=players,
-        seed=seed,
+        players=game.players,
+        seed=game.seed,
+        options=game.options,
         event_index=len(events),
         events=tuple(events),
         probe=probe,
@@ -191,8 +200,6 @@ def _finding(
 
 
 def _with_files(settings: Settings, finding: Finding) -> Finding:
-    import attrs
-
     return attrs.evolve(
         finding, log=log_text(settings, finding), scenario=scenario_text(settings, finding)
     )

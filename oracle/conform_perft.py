@@ -37,7 +37,6 @@ from oracle.formats.log import header_line
 from oracle.games import GameCache
 from oracle.perft import BadPosition, Spot, count, deepest_within, divide, same_event, spot_position
 from oracle.perft_files import BadFile, load_suite, suite_path
-from oracle.play import PLAYER_NAMES
 from oracle.position import Position
 from oracle.protocol import EngineError, EngineFault, EngineProcess, RemoteEngine
 from oracle.refengine import LocalEngine
@@ -73,6 +72,8 @@ class Run(Protocol):
     def begin(self, part: str, name: str) -> None: ...
 
     def ensure_running(self) -> bool: ...
+
+    def setup_for(self, k: int) -> tuple[tuple[str, ...], dict[str, Any]]: ...
 
 
 class _Found(Exception):
@@ -145,15 +146,15 @@ class _Check:
         return True
 
     def playout_spots(self, k: int) -> Iterator[tuple[str, Spot]]:
-        """Positions along play-out ``k`` of the run (its seed and player count, the same
-        choices as the playout part): evenly spread, and the last one before the end."""
+        """Positions along play-out ``k`` of the run (its seed, players and options, those of
+        the option matrix when it is on: the same game as the playout part's): evenly
+        spread, and the last one before the end."""
         s = self.settings
-        counts = s.players
-        players = PLAYER_NAMES[: counts[k % len(counts)]]
+        players, options = self.run.setup_for(k)
         seed = s.seed + k
         rng = random.Random(seed)
         ref = LocalEngine(games=self.run.games)
-        ref.new_game(s.game, players, s.options)
+        ref.new_game(s.game, players, options)
         events: list[dict[str, Any]] = []
         while not ref.to_act()[1]:
             event = ref.legal()[ref.choice(rng)]
@@ -163,7 +164,7 @@ class _Check:
         marks = sorted({n * i // SPOTS_PER_PLAYOUT for i in range(1, SPOTS_PER_PLAYOUT)} | {n - 1})
         for at in marks:
             if 0 <= at < n:
-                spot = Spot(s.game, players, dict(s.options), tuple(events[:at]))
+                spot = Spot(s.game, players, dict(options), tuple(events[:at]))
                 yield f"perft-playout-{k}-{len(players)}p-seed{seed}-at{at}", spot
 
     # --- one position ----------------------------------------------------------------

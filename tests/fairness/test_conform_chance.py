@@ -83,3 +83,16 @@ def test_rules_oracle_serve_passes() -> None:
     assert code == 0, output
     chance = [line for line in output.splitlines() if line.startswith("chance: ")]
     assert len(chance) == 2 and all(line.endswith(": FAIR") for line in chance), chance
+
+
+def test_the_option_matrix_plays_each_setting_with_its_own_player_count() -> None:
+    # Palmyra's matrix holds the solo game (one player): each chance play-out takes its
+    # setting's players and options (the run's own options with one player were an
+    # internal error), as the playout part does.
+    code, output = conform(
+        f"{SERVE} --game palmyra", "palmyra", 600, "--option-matrix", "--format", "json"
+    )
+    assert code == 0, output
+    report = json.loads(output)
+    modes = {s.get("mode", "standard") for s in report["option_settings"]}
+    assert modes == {"standard", "advanced", "solo"}, report["option_settings"]

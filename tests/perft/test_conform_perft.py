@@ -279,3 +279,22 @@ def test_suite_positions_that_do_not_build_under_the_runs_profile_are_skipped() 
         spot_position(attrs.evolve(spot, options={**spot.options, "profile": profile}))
     assert report.counts.perft_skipped == 1
     assert report.counts.perft_positions == len(entries) - 1
+
+
+def test_with_the_option_matrix_the_play_out_positions_follow_its_settings() -> None:
+    # The positions along the play-outs come from the playout part's games: with the
+    # matrix, game k is played under the matrix's k-th setting (Palmyra's solo game with
+    # one player among them), not under the run's options.
+    settings = Settings(
+        engine=f"{SERVE} --game palmyra",
+        game="palmyra",
+        players=(2,),
+        games=3,
+        parts=("perft",),
+        timeout=60,
+        option_matrix=True,
+    )
+    report = Conformance(settings).run()
+    assert report.passed(), [f.message for f in report.findings]
+    modes = {s.get("mode", "standard") for s in report.option_settings}
+    assert modes == {"standard", "advanced", "solo"}, report.option_settings
