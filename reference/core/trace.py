@@ -23,6 +23,7 @@ test did not. At setup, the marks' ``decided`` paths say which setup rule made w
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -122,7 +123,12 @@ def _is_number(value: Any) -> bool:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    """A value as a log writes it (JSON: ``null``, ``true``, ``"red"``, ``[1, 2]``), cut
+    to 40 characters; a value JSON cannot hold as its Python repr."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):
+        text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

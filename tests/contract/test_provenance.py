@@ -20,7 +20,7 @@ from oracle.play import choose
 from reference.core import paths
 from reference.core.game import step
 from reference.core.ruleset import RuleSet
-from reference.core.trace import Mark, Recorder
+from reference.core.trace import SETUP_INDEX, Change, Mark, Recorder
 from reference.core.walk import leaves
 from reference.registry import game_names, make_game
 
@@ -166,3 +166,15 @@ def test_payouts_are_put_down_to_the_rule_that_pays_them_not_to_the_event_type(
                     assert change.rule_id in rules, (path, change)
                     seen.add(change.rule_id)
     assert seen, f"no {field} changed in {name}'s games"
+
+
+def test_a_change_shows_its_values_as_a_log_writes_them() -> None:
+    # A reader compares these with their log's claims: null, not None; "red", not 'red'.
+    assert Change("bank", None, None, "PAL-SETUP-06", SETUP_INDEX).gave() == "set to null"
+    assert Change("supply.wood", 23, None, "X-1", 4).gave() == "23 -> null"
+    assert Change("current", "red", "blue", "X-1", 4).gave() == '"red" -> "blue"'
+    assert Change("flag", False, True, "X-1", 4).gave() == "false -> true"
+    assert Change("gold", 5, 8, "X-1", 4).gave() == "+3"
+    long = Change("deck", [], list(range(30)), "X-1", 4).gave()
+    assert long.startswith("[] -> [0, 1, 2") and long.endswith("...")
+    assert len(long.split(" -> ")[1]) == 40
