@@ -187,3 +187,23 @@ def test_a_profiles_roads_are_the_roads_drawn(tmp_path: Path) -> None:
     layout = _replay_data(out.read_text(encoding="utf-8"))["layout"]
     assert isinstance(layout, dict)
     assert {frozenset(r) for r in layout["roads"]} == {frozenset(r) for r in roads}
+
+
+def test_a_value_no_event_changed_is_said_to_be_unchanged_since_the_setup(
+    tmp_path: Path,
+) -> None:
+    # The bank is not touched by the first tile draws: a wrong claim of it at event 2 has
+    # no change to list, and the row says so instead of a bare "-".
+    import rules_oracle
+
+    lines = [json.loads(line) for line in rules_oracle.play_log("palmyra", 2, seed=1)]
+    assert [e["type"] for e in lines[1:4]] == ["draw_tile"] * 3
+    lines[3].setdefault("state", {})["bank"] = 1
+    log = tmp_path / "bank.jsonl"
+    log.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    page = tmp_path / "bank.html"
+    result = runner.invoke(app, ["replay", str(log), "--output", str(page)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 1, result.output  # the page is written; the log fails
+    row = re.search(r'<tr class="divergence"><td>bank</td>.*?</tr>', page.read_text(), re.S)
+    assert row is not None and "unchanged since the setup" in row.group(0)
