@@ -236,12 +236,20 @@ class FairnessReport:
         )
         yield "\n"
 
+    def tested_nothing(self) -> bool:
+        """Whether no test could run: no draw with two or more outcomes in the logs (none
+        of them a log, every log failing before its first draw, ...): never a pass."""
+        return self.result is None or self.result.tests_run() == 0
+
     def exit_code(self) -> int:
-        """3 if a verdict was our bug, 1 if a group is biased, else 0."""
+        """3 if a verdict was our bug, 1 if a group is biased, 2 if no test could run
+        (``tested_nothing``), else 0."""
         counts = self.logs.counts
         if counts["internal_error"] or counts["unrenderable"]:
             return 3
-        return 1 if self.result is not None and self.result.biased else 0
+        if self.result is not None and self.result.biased:
+            return 1
+        return 2 if self.tested_nothing() else 0
 
 
 def _json_failed(item: Verdict, exc: Exception) -> dict[str, str]:

@@ -329,6 +329,13 @@ def fairness(
         _usage(str(exc))
     if html is not None and report.result is not None:
         _write_page(fairness_page(report.result), html)
+    if report.exit_code() == 2:
+        counts = report.logs.counts
+        read = sum(counts.values())
+        _usage(
+            f"no test could run: no chance draw with two or more outcomes in {read} "
+            f"log{'' if read == 1 else 's'} ({counts['valid']} valid): never a pass"
+        )
     raise typer.Exit(report.exit_code())
 
 

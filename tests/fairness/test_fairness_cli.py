@@ -120,3 +120,20 @@ def test_usage_errors_exit_2_in_one_line(small: Path, monkeypatch: pytest.Monkey
     assert result.exit_code == 2
     assert result.output.strip() == f"rules-oracle: error: {rules_oracle.STATS_MISSING}"
     assert "pip install 'rules-oracle[stats]'" in result.output
+
+
+def test_logs_with_no_draw_to_test_are_never_a_pass(tmp_path: Path) -> None:
+    # A folder of files that are not logs (each malformed), or logs failing before their
+    # first draw: nothing could be tested. The verdicts are reported, then one line, exit 2.
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text("not a log\n")
+    (folder / "b.jsonl").write_text("")
+    result = runner.invoke(app, ["fairness", str(folder)])
+    assert isinstance(result.exception, SystemExit)
+    assert result.exit_code == 2, result.output
+    assert "2 logs: 0 valid, 0 incomplete, 2 malformed" in result.stdout
+    assert result.stderr.strip() == (
+        "rules-oracle: error: no test could run: no chance draw with two or more outcomes in "
+        "2 logs (0 valid): never a pass"
+    )
