@@ -64,9 +64,17 @@ def use_suite(monkeypatch: pytest.MonkeyPatch) -> Any:
     return use
 
 
-def run(engine: str, game: str, players: tuple[int, ...] = (2,), games: int = 0) -> Report:
+def run(
+    engine: str, game: str, players: tuple[int, ...] = (2,), games: int = 0, **more: Any
+) -> Report:
     settings = Settings(
-        engine=engine, game=game, players=players, games=games, parts=("perft",), timeout=60
+        engine=engine,
+        game=game,
+        players=players,
+        games=games,
+        parts=("perft",),
+        timeout=60,
+        **more,
     )
     return Conformance(settings).run()
 
@@ -260,16 +268,7 @@ def test_suite_positions_that_do_not_build_under_the_runs_profile_are_skipped() 
     # where a chance outcome is due): it is skipped (it was an internal error), the others
     # are counted afresh under the profile.
     profile = {"components.favours": None, "components.wreaths": None}
-    settings = Settings(
-        engine=f"{SERVE} --game municipium",
-        game="municipium",
-        players=(2,),
-        games=0,
-        parts=("perft",),
-        timeout=60,
-        options={"profile": profile},
-    )
-    report = Conformance(settings).run()
+    report = run(f"{SERVE} --game municipium", "municipium", options={"profile": profile})
     assert report.passed(), [f.message for f in report.findings]
     entries = load_suite(suite_path("municipium")).entries
     (small_bag,) = [e for e in entries if e.id == "small-bag"]
@@ -285,16 +284,7 @@ def test_with_the_option_matrix_the_play_out_positions_follow_its_settings() -> 
     # The positions along the play-outs come from the playout part's games: with the
     # matrix, game k is played under the matrix's k-th setting (Palmyra's solo game with
     # one player among them), not under the run's options.
-    settings = Settings(
-        engine=f"{SERVE} --game palmyra",
-        game="palmyra",
-        players=(2,),
-        games=3,
-        parts=("perft",),
-        timeout=60,
-        option_matrix=True,
-    )
-    report = Conformance(settings).run()
+    report = run(f"{SERVE} --game palmyra", "palmyra", games=3, option_matrix=True)
     assert report.passed(), [f.message for f in report.findings]
     modes = {s.get("mode", "standard") for s in report.option_settings}
     assert modes == {"standard", "advanced", "solo"}, report.option_settings
