@@ -98,7 +98,7 @@ class InvariantChecker:
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
-        self._components = (*(tables.cubes_per_good for _ in GOODS), tables.coins)
+        self._components = (*(tables.cubes_per_good[good] for good in GOODS), tables.coins)
         """Every good's cubes and the coins, in WEALTH_OF order."""
         self._players: dict[str, PlayerState] | None = None
         """The players' dict last read (a state sharing it has the same records)."""
@@ -224,7 +224,7 @@ def wealth_failures(
         or sand is None
         or grain is None
         or coins is None
-        or tables.cubes_per_good is None
+        or None in tables.cubes_per_good.values()
         or tables.coins is None
     ):  # a profile made a supply unlimited (or the state claims one is)
         return _unlimited_wealth_failures(tables, supply, players)
@@ -237,8 +237,8 @@ def wealth_failures(
         grain += goods["grain"]
         coins += p.coins
     failures: list[str] = []
-    cubes = tables.cubes_per_good
     for good, total, stock in zip(GOODS, (stone, wood, sand, grain), left, strict=True):
+        cubes = tables.cubes_per_good[good]
         if total != cubes or stock < 0:
             failures.append(f"{good}: {total} cubes in play, the game has {cubes}")
     if coins != tables.coins or coins_left < 0:
@@ -255,7 +255,7 @@ def _unlimited_wealth_failures(
     below zero."""
     failures: list[str] = []
     for item in ITEMS:
-        in_game = tables.coins if item == COIN else tables.cubes_per_good
+        in_game = tables.coins if item == COIN else tables.cubes_per_good[item]
         left = supply[item]
         label = "coins" if item == COIN else item
         held = [p.coins if item == COIN else p.goods[item] for p in players.values()]

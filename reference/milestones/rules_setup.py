@@ -13,7 +13,6 @@ from reference.milestones.names import (
     CASTLE,
     COIN,
     DRAFT,
-    GOODS,
     LEFT,
     PIECES,
     RIGHT,
@@ -52,7 +51,7 @@ def new_game(tables: Tables, players: Sequence[str]) -> State:
     }
     # MIL-COMP-02, MIL-BUILD-02: the supply holds every component (an unlimited one stays
     # unlimited: reference/core/stock.py).
-    supply: dict[str, Stock] = dict.fromkeys(GOODS, tables.cubes_per_good)
+    supply: dict[str, Stock] = dict(tables.cubes_per_good)
     supply[COIN] = take(tables.coins, n * tables.start_coins)[1]
     for piece in PIECES:
         supply[piece] = tables.pieces[piece]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -51,8 +52,9 @@ class Tables:
     flour_numbers_scored: int
     keep_max: int
     cover_if_workers_over: int
-    cubes_per_good: Stock
-    """The cubes of each good (null in a profile: every good's supply is unlimited)."""
+    cubes_per_good: dict[str, Stock]
+    """The cubes of each good (GOODS): ``supply.cubes_per_good`` is one count for every good,
+    or a mapping with a count for each; null (for all, or one good) is unlimited."""
     coins: Stock
     """The game's coins (null in a profile: the supply's coins never run out)."""
     pieces: dict[str, Stock]
@@ -139,7 +141,7 @@ def read_tables(data: DataSet) -> Tables:
         cover_if_workers_over=tb.whole_at(data, "castle.cover_if_workers_over"),
         # A supply's or stock's count may be null: unlimited (reference/core/stock.py); the
         # bound 999 is there only against absurd sizes, and its error names null.
-        cubes_per_good=tb.stock_at(data, "supply.cubes_per_good"),
+        cubes_per_good=_cubes(data),
         coins=tb.stock_at(data, "supply.coins"),
         pieces={p: tb.stock_at(data, f"supply.{p}") for p in PIECES},
         worker_tiles=_worker_tiles(data),
@@ -160,13 +162,40 @@ def read_tables(data: DataSet) -> Tables:
     )
     # (Unlimited cubes pay any cost, an unlimited stock holds the start marketplace, and
     # unlimited coins pay every player's start coins.)
-    cubes = tables.cubes_per_good
-    if cubes is not None and cubes < max(1, dearest[0]):
-        expected = f"at least {max(1, dearest[0])} (the most of one good a cost asks: {dearest[1]})"
-        raise tb.bad("supply.cubes_per_good", expected, cubes)
+    if isinstance(data.value("supply.cubes_per_good"), Mapping):  # a count per good
+        for good, cubes in tables.cubes_per_good.items():
+            most, name = _dearest(tables, good)
+            if cubes is not None and cubes < max(1, most):
+                why = f" (the most of {good} a cost asks: {name})" if most >= 1 else ""
+                raise tb.bad(
+                    f"supply.cubes_per_good.{good}", f"at least {max(1, most)}{why}", cubes
+                )
+    else:
+        cubes = tables.cubes_per_good[GOODS[0]]  # one count for every good
+        if cubes is not None and cubes < max(1, dearest[0]):
+            expected = (
+                f"at least {max(1, dearest[0])} (the most of one good a cost asks: {dearest[1]})"
+            )
+            raise tb.bad("supply.cubes_per_good", expected, cubes)
     if tables.pieces["marketplaces"] == 0:
         raise tb.bad("supply.marketplaces", "at least 1 (the start marketplace)", 0)
     if tables.coins is not None and tables.start_coins * 4 > tables.coins:
         expected = f"at most a quarter of supply.coins ({tables.coins})"
         raise tb.bad("setup.start_coins", expected, tables.start_coins)
     return tables
+
+
+def _cubes(data: DataSet) -> dict[str, Stock]:
+    """Each good's cubes: ``supply.cubes_per_good`` as one count (or null) for every good,
+    or a mapping of the four goods to a count (or null) each."""
+    key = "supply.cubes_per_good"
+    value = data.value(key)
+    if isinstance(value, Mapping):
+        return tb.stocks(key, value, GOODS, exact=True)
+    return dict.fromkeys(GOODS, tb.stock(key, value))
+
+
+def _dearest(tables: Tables, good: str) -> tuple[int, str]:
+    """The most of ``good`` one cost asks, and which (0 when none asks it)."""
+    costs = (*tables.costs.items(), ("worker_tile", tables.worker_tile_cost))
+    return max(((cost.get(good, 0), name) for name, cost in costs), default=(0, "none"))

@@ -80,7 +80,7 @@ def test_the_game_docs_list_every_rule_no_play_reaches_with_its_reason(game: str
     # one bullet per rule: "- `PAL-GEO-02` (what it says): why"
     listed_in_docs = re.findall(r"^- `([A-Z]+-[A-Z]+-\d+)` ", body, flags=re.MULTILINE)
     conditional = [u.rule for u in listed.unreachable_when]
-    assert sorted(listed_in_docs) == sorted([*listed.unreachable, *conditional])
+    assert sorted(listed_in_docs) == sorted({*listed.unreachable, *conditional})
 
 
 UNLIMITED = {
@@ -127,6 +127,12 @@ def test_a_limit_partly_unlimited_is_still_reachable() -> None:
         "milestones", {"profile": {"supply.cubes_per_good": None, "supply.coins": None}}
     )
     assert "MIL-SUPPLY-01" in load_coverage_file(both).unreachable_in(both)
+    # Good by good: all four goods null is the same; one good still counted is not.
+    per_good: dict[str, Any] = dict.fromkeys(("stone", "wood", "sand", "grain"))
+    for counts, unreachable in ((per_good, True), ({**per_good, "grain": 12}, False)):
+        profile = {"supply.cubes_per_good": counts, "supply.coins": None}
+        game = make_game("milestones", {"profile": profile})
+        assert ("MIL-SUPPLY-01" in load_coverage_file(game).unreachable_in(game)) is unreachable
 
 
 # --- what a run counts ---------------------------------------------------------------------

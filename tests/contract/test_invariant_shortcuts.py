@@ -266,6 +266,9 @@ MILESTONES_UNLIMITED: dict[str, dict[str, Any]] = {
         "supply.cover_tiles": None,
     },
     "coins": {"supply.coins": None, "supply.milestones": None, "supply.flour_sacks": None},
+    "stone+grain": {  # a count per good: two goods unlimited, two scarce
+        "supply.cubes_per_good": {"stone": None, "wood": 6, "sand": 5, "grain": None},
+    },
 }
 """Milestones profiles with supplies unlimited: all of them, or some (the rest as printed)."""
 
@@ -350,5 +353,6 @@ def _possible(game: Any, label: str, count: int) -> bool:
     if label == "fields":
         return bool(count == game.tables.field_min_players)
     if label == "wealth" and game.name == "milestones":  # none from an unlimited supply
-        return game.tables.cubes_per_good is not None or game.tables.coins is not None
+        limited = [c for c in game.tables.cubes_per_good.values() if c is not None]
+        return bool(limited) or game.tables.coins is not None
     return True

@@ -70,7 +70,7 @@ def test_end_turn_that_ends_the_game_drops_the_refill() -> None:
 
 def test_goods_and_coins_conservation_reads_every_player() -> None:
     game, state = standard()
-    cubes, coins = game.tables.cubes_per_good, game.tables.coins
+    cubes, coins = game.tables.cubes_per_good["wood"], game.tables.coins  # each good alike
     players = dict(state.players)
     b = players["b"]
     # Only the second player is off: 2 sand and a coin from nowhere.
@@ -122,7 +122,7 @@ def test_goods_and_coins_from_nowhere_are_reported_after_a_sound_state() -> None
     same object) is reported, and so is a supply short of a cube while every player stays
     the same object."""
     game, state = standard(MilestonesGame({"profile": PROFILE}))
-    cubes, coins = game.tables.cubes_per_good, game.tables.coins
+    cubes, coins = game.tables.cubes_per_good["wood"], game.tables.coins  # each good alike
     assert game.invariant_failures(state) == []
     a = state.players["a"]
     richer = {**state.players, "a": attrs.evolve(a, goods={**a.goods, "wood": a.goods["wood"] + 1})}

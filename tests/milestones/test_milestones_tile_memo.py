@@ -152,7 +152,7 @@ def test_a_state_sharing_a_broken_supply_keeps_its_failures() -> None:
     stays reported through a state sharing it and the players' dict (an end of turn), and
     the sound supply after it is found sound."""
     game, state = incremental()
-    cubes, roads = game.tables.cubes_per_good, state.supply["road_pieces"]
+    cubes, roads = game.tables.cubes_per_good["grain"], state.supply["road_pieces"]
     short = attrs.evolve(
         state,
         supply={**state.supply, "grain": state.supply["grain"] - 1, "road_pieces": roads - 1},

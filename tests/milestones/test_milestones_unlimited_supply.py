@@ -418,3 +418,96 @@ def test_supply_due_is_null_at_an_unlimited_supply() -> None:
         10,
     )
     assert invariants.supply_due((3, 12, 12, 12, None), [(4, 0, 0, 0, 0)]) is None
+
+
+# -- a count per good ----------------------------------------------------------------------
+
+PER_GOOD_WOOD_UNLIMITED = {
+    "supply.cubes_per_good": {"stone": 12, "wood": None, "sand": 12, "grain": 12}
+}
+PER_GOOD_STONE_UNLIMITED = {
+    "supply.cubes_per_good": {"stone": None, "wood": 12, "sand": 12, "grain": 12}
+}
+
+
+def test_a_count_per_good_sets_each_goods_supply() -> None:
+    profile = {"supply.cubes_per_good": {"stone": None, "wood": 7, "sand": 5, "grain": None}}
+    position = rules_oracle.load("milestones", profile=profile).setup(["red", "blue"])
+    assert [position[f"supply.{good}"] for good in GOODS] == [None, 7, 5, None]
+
+
+def test_production_is_capped_per_good() -> None:
+    """As test_production_is_capped_by_a_limited_supply_and_full_from_an_unlimited_one, the
+    wood counted or not by its own count: with stone alone unlimited a gets the 1 wood left;
+    with wood alone unlimited a gets both."""
+    move = {"type": "move", "player": "a", "steps": 3}
+    given = {"players.b.goods.wood": 11}
+    capped = fixture(PER_GOOD_STONE_UNLIMITED, {**given, "supply.wood": 1}).apply(move)
+    assert (capped["players.a.goods.wood"], capped["supply.wood"]) == (1, 0)
+    assert capped["supply.stone"] is None
+    full = fixture(PER_GOOD_WOOD_UNLIMITED, given).apply(move)
+    assert (full["players.a.goods.wood"], full["supply.wood"]) == (2, None)
+    assert full["supply.stone"] == 12
+
+
+def test_buying_a_good_is_judged_by_that_goods_own_count() -> None:
+    """As test_buying_a_good_the_limited_supply_lacks_is_illegal_and_unlimited_legal: b
+    holds all 12 stone; with only wood unlimited a cannot buy stone (MIL-SUPPLY-01), with
+    stone unlimited a can."""
+    to_house = {"type": "move", "player": "a", "steps": 9}
+    buy = {"type": "buy_good", "player": "a", "good": "stone"}
+    given = {"players.a.coins": 4, "players.b.goods.stone": 12, "supply.coin": 19}
+    lacking = fixture(PER_GOOD_WOOD_UNLIMITED, {**given, "supply.stone": 0}).apply(to_house)
+    with pytest.raises(Illegal) as refused:
+        lacking.apply(buy)
+    assert refused.value.rule_id == "MIL-SUPPLY-01"
+    endless = fixture(PER_GOOD_STONE_UNLIMITED, given).apply(to_house)
+    bought = endless.apply(buy)
+    assert (bought["players.a.goods.stone"], bought["supply.stone"]) == (1, None)
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        # the marketplace asks 2 stone (MIL-COMP-02, prices.marketplace)
+        (
+            {"stone": 1, "wood": 12, "sand": 12, "grain": 12},
+            "supply.cubes_per_good.stone: expected at least 2 (the most of stone a cost "
+            "asks: marketplace), got 1",
+        ),
+        # the flour asks 1 grain (prices.flour)
+        (
+            {"stone": 12, "wood": 12, "sand": 12, "grain": 0},
+            "supply.cubes_per_good.grain: expected at least 1 (the most of grain a cost "
+            "asks: flour), got 0",
+        ),
+        (
+            {"stone": 12, "wood": 12},
+            "supply.cubes_per_good: expected exactly the names stone, wood, sand, grain",
+        ),
+        (
+            {"stone": 12, "wood": 12, "sand": 12, "grain": 12, "gold": 1},
+            "supply.cubes_per_good: expected exactly the names stone, wood, sand, grain",
+        ),
+        (
+            {"stone": 12, "wood": "many", "sand": 12, "grain": 12},
+            "supply.cubes_per_good.wood: expected a whole number 0..999 or null",
+        ),
+    ],
+)
+def test_a_bad_count_per_good_names_the_good(counts: dict[str, Any], expected: str) -> None:
+    with pytest.raises(BadOptions) as refused:
+        rules_oracle.load("milestones", profile={"supply.cubes_per_good": counts})
+    assert expected in str(refused.value)
+
+
+def test_a_play_out_with_a_count_per_good_validates() -> None:
+    profile = {"supply.cubes_per_good": {"stone": None, "wood": 6, "sand": 5, "grain": None}}
+    lines = rules_oracle.play_log("milestones", 3, seed=8, options={"profile": profile}, full=True)
+    verdict = rules_oracle.validate_events(
+        "milestones",
+        json.loads(lines[0])["players"],
+        [json.loads(line) for line in lines[1:-1]],
+        options={"profile": profile},
+    )
+    assert verdict.kind == "valid", rules_oracle.describe(verdict)
