@@ -25,6 +25,7 @@ from oracle.games import GameCache
 from oracle.protocol import EngineError, EngineFault, EngineProcess, RemoteEngine
 from oracle.refengine import LocalEngine
 from oracle.reproduce import log_text, scenario_text
+from oracle.starts import Start
 from reference.core.game import CHANCE
 
 GAMES_AT_MOST = 10_000
@@ -49,16 +50,6 @@ class ConformRun(Protocol):
     def ensure_running(self) -> bool: ...
 
     def setup_for(self, k: int) -> tuple[tuple[str, ...], dict[str, Any]]: ...
-
-
-@attrs.frozen
-class _ChanceGame:
-    """One chance play-out: its players, its options (the option matrix's for this game, or
-    the run's) and its seed."""
-
-    players: tuple[str, ...]
-    options: dict[str, Any]
-    seed: int
 
 
 class _Stop(Exception):
@@ -110,7 +101,7 @@ def _game(run: ConformRun, tally: Tally, k: int) -> None:
     rng = random.Random(seed)
     ref = LocalEngine(games=run.games)
     ref.new_game(s.game, players, options)
-    game = _ChanceGame(players, options, seed)
+    game = Start(players, options, game_no=k, seed=seed)
     events: list[dict[str, Any]] = []
     run.report.counts.games += 1
     tally.start(f"chance-{k}")
@@ -161,7 +152,7 @@ def _refusal(ref: LocalEngine, drawn: dict[str, Any]) -> str | None:
     return None
 
 
-def _answers(run: ConformRun, events: list[dict[str, Any]], sent: int, game: _ChanceGame) -> None:
+def _answers(run: ConformRun, events: list[dict[str, Any]], sent: int, game: Start) -> None:
     """Read the answers to the events sent since the last chance node."""
     if not sent:
         return
@@ -180,7 +171,7 @@ def _finding(
     kind: str,
     message: str,
     events: list[dict[str, Any]],
-    game: _ChanceGame,
+    game: Start,
     probe: dict[str, Any] | None = None,
 ) -> Finding:
     finding = Finding(

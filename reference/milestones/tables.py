@@ -151,25 +151,18 @@ def read_tables(data: DataSet) -> Tables:
     # MIL-COMP-02, MIL-SUPPLY-01: goods come only from the supply's cubes, so a cost asking
     # more of one good than the game has cubes of it can never be paid (no cubes at all: no
     # road, house, marketplace or flour, and so no game that ends by its points).
-    dearest = max(
-        (
-            (n, name)
-            for name, cost in (*tables.costs.items(), ("worker_tile", tables.worker_tile_cost))
-            for good, n in cost.items()
-            if good in GOODS
-        ),
-        default=(1, "any good"),
-    )
+    most = {good: _dearest(tables, good) for good in GOODS}
+    dearest = max(most.values())
+    if dearest[0] == 0:  # no cost asks a good
+        dearest = (1, "any good")
     # (Unlimited cubes pay any cost, an unlimited stock holds the start marketplace, and
     # unlimited coins pay every player's start coins.)
     if isinstance(data.value("supply.cubes_per_good"), Mapping):  # a count per good
         for good, cubes in tables.cubes_per_good.items():
-            most, name = _dearest(tables, good)
-            if cubes is not None and cubes < max(1, most):
-                why = f" (the most of {good} a cost asks: {name})" if most >= 1 else ""
-                raise tb.bad(
-                    f"supply.cubes_per_good.{good}", f"at least {max(1, most)}{why}", cubes
-                )
+            n, name = most[good]
+            if cubes is not None and cubes < max(1, n):
+                why = f" (the most of {good} a cost asks: {name})" if n >= 1 else ""
+                raise tb.bad(f"supply.cubes_per_good.{good}", f"at least {max(1, n)}{why}", cubes)
     else:
         cubes = tables.cubes_per_good[GOODS[0]]  # one count for every good
         if cubes is not None and cubes < max(1, dearest[0]):
